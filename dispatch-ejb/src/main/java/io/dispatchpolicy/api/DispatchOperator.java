@@ -1,0 +1,33 @@
+package io.dispatchpolicy.api;
+
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Submission operations that {@code JobOperator} has no method for. Inject it with
+ * {@code @Inject DispatchOperator dispatch;}.
+ */
+public interface DispatchOperator {
+
+    /**
+     * Lowest id a submission can have. Submission ids and JBeret execution ids are disjoint, so the
+     * {@link Governed} operator can tell them apart (see docs/adr/0002-submission-api.md).
+     */
+    long FIRST_SUBMISSION_ID = 1_000_000_000_000L;
+
+    static boolean isSubmissionId(long id) {
+        return id >= FIRST_SUBMISSION_ID;
+    }
+
+    /**
+     * Submits many jobs of one job XML in as few statements as possible, all or nothing: if any of
+     * them is rejected, none is staged.
+     *
+     * @return for a governed job the submission ids, in the order of {@code parameters}; for an
+     * ungoverned job the execution ids of the jobs started at once
+     */
+    long[] submitAll(String jobXmlName, List<Properties> parameters);
+
+    /** Where the submission with this id stands. */
+    SubmissionStatus status(long submissionId);
+}

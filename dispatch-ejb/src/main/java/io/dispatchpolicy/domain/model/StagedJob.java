@@ -1,0 +1,15 @@
+package io.dispatchpolicy.domain.model;
+
+import java.time.Instant;
+
+/**
+ * A job as admission takes it out of staging.
+ *
+ * @param submissionId the id the submitter holds
+ * @param jobName      job XML name without {@code .xml}
+ * @param parameters   its parameters
+ * @param submittedBy  the caller's user name, recorded by JBeret as the execution's user; may be null
+ * @param stagedAt     when it was staged
+ */
+public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt) {
+}

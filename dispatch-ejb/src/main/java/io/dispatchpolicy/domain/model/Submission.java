@@ -1,0 +1,12 @@
+package io.dispatchpolicy.domain.model;
+
+/**
+ * A validated job submission, with the partition its policy assigned it to.
+ *
+ * @param jobName      job XML name without {@code .xml}
+ * @param parameters   validated parameters
+ * @param partitionKey the partition
+ * @param contextJson  the policy's context for this job as JSON, stored on the partition
+ */
+public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson) {
+}

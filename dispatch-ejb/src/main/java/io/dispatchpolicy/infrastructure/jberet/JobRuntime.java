@@ -1,0 +1,70 @@
+package io.dispatchpolicy.infrastructure.jberet;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jberet.job.model.Job;
+import org.jberet.operations.AbstractJobOperator;
+import org.jberet.spi.BatchEnvironment;
+import org.jberet.spi.JobOperatorContext;
+import org.jberet.spi.JobXmlResolver;
+import org.jberet.creation.ArchiveXmlLoader;
+
+import java.util.ArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The engine module's JBeret runtime: WildFly's per-deployment {@code JobOperatorService} (an
+ * {@link AbstractJobOperator}), its batch environment and job repository.
+ *
+ * <p>WildFly picks the operator by the thread's context class loader, one per sub-deployment. The
+ * engine always uses the one of its own EJB jar, whatever thread asks, so every job it admits is
+ * resolved against the same job XMLs: the EJB jar's, its EAR's libraries' and those of the EJB jars
+ * it can see.
+ */
+@ApplicationScoped
+public class JobRuntime {
+
+    private volatile AbstractJobOperator operator;
+    private final Set<String> knownJobXmls = ConcurrentHashMap.newKeySet();
+
+    public AbstractJobOperator operator() {
+        AbstractJobOperator op = operator;
+        if (op == null) {
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(JobRuntime.class.getClassLoader());
+            try {
+                op = (AbstractJobOperator) JobOperatorContext.getJobOperatorContext().getJobOperator();
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
+            operator = op;
+        }
+        return op;
+    }
+
+    public BatchEnvironment environment() {
+        return operator().getBatchEnvironment();
+    }
+
+    /** True when a job XML of that name (without {@code .xml}) is visible to the engine. */
+    public boolean knowsJob(String jobName) {
+        String xml = jobName + ".xml";
+        if (knownJobXmls.contains(xml)) {
+            return true;
+        }
+        BatchEnvironment env = environment();
+        JobXmlResolver resolver = env.getJobXmlResolver();
+        if (resolver.getJobXmlNames(env.getClassLoader()).contains(xml)) {
+            knownJobXmls.add(xml);
+            return true;
+        }
+        return false;
+    }
+
+    /** Parses a job XML the way {@code JobOperator.start} does. */
+    public Job loadJob(String jobName) {
+        BatchEnvironment env = environment();
+        return ArchiveXmlLoader.loadJobXml(jobName, env.getClassLoader(), new ArrayList<>(), env.getJobXmlResolver());
+    }
+}

@@ -1,0 +1,134 @@
+package io.dispatchpolicy.infrastructure.jberet;
+
+import jakarta.batch.runtime.context.JobContext;
+import jakarta.batch.runtime.context.StepContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import org.jberet.job.model.Job;
+import org.jberet.repository.JobExecutionSelector;
+import org.jberet.repository.JobRepository;
+import jakarta.batch.runtime.JobExecution;
+import org.jberet.spi.BatchEnvironment;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One per transaction that creates JBeret executions. After commit it hands the runners to JBeret's
+ * thread pool; after rollback it evicts what JBeret cached for the rolled-back rows, or
+ * {@code getJobExecution(id)} would keep returning a phantom STARTING execution with no row behind it.
+ */
+final class LaunchOnCommit implements Synchronization {
+
+    private static final Logger LOG = Logger.getLogger(LaunchOnCommit.class.getName());
+
+    private final BatchEnvironment environment;
+    private final JobRepository repository;
+    private final Map<String, Job> jobsByName = new HashMap<>();
+    private final List<TrackedJobTask> tasks = new ArrayList<>();
+    private final Set<Long> createdInstances = new HashSet<>();
+    private final Set<Long> createdExecutions = new HashSet<>();
+
+    LaunchOnCommit(BatchEnvironment environment) {
+        this.environment = environment;
+        this.repository = environment.getJobRepository();
+    }
+
+    BatchEnvironment environment() {
+        return environment;
+    }
+
+    /** The parsed job XML, once per transaction and job name. */
+    Job job(String jobName, Function<String, Job> loader) {
+        return jobsByName.computeIfAbsent(jobName, loader);
+    }
+
+    void instanceCreated(long instanceId) {
+        createdInstances.add(instanceId);
+    }
+
+    void executionCreated(long executionId) {
+        createdExecutions.add(executionId);
+    }
+
+    void launch(TrackedJobTask task) {
+        tasks.add(task);
+    }
+
+    @Override
+    public void beforeCompletion() {
+        // nothing to do before the outcome is known
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+        if (status == Status.STATUS_COMMITTED) {
+            submitAll();
+        } else {
+            evict();
+        }
+    }
+
+    private void submitAll() {
+        // afterCompletion runs on the committing thread, whose context class loader may be anyone's.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(environment.getClassLoader());
+        try {
+            for (TrackedJobTask task : tasks) {
+                try {
+                    environment.submitTask(task);
+                } catch (RuntimeException e) {
+                    // The rows are committed and the runner never starts here; recovery will start it.
+                    LOG.log(Level.SEVERE, e, () -> "Could not submit execution " + task.executionId()
+                            + " to the batch thread pool; recovery will start it");
+                }
+            }
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private void evict() {
+        if (!createdExecutions.isEmpty()) {
+            repository.removeJobExecutions(new ByIds(createdExecutions));
+        }
+        createdInstances.forEach(repository::removeJobInstance);
+    }
+
+    /** Selects cached executions by id; JBeret's own selector cannot be configured from outside its package. */
+    private record ByIds(Set<Long> ids) implements JobExecutionSelector {
+        @Override
+        public boolean select(JobExecution jobExecution, Collection<Long> allJobExecutionIds) {
+            return ids.contains(jobExecution.getExecutionId());
+        }
+
+        @Override
+        public JobContext getJobContext() {
+            return null;
+        }
+
+        @Override
+        public void setJobContext(JobContext jobContext) {
+            // not used by an id selector
+        }
+
+        @Override
+        public StepContext getStepContext() {
+            return null;
+        }
+
+        @Override
+        public void setStepContext(StepContext stepContext) {
+            // not used by an id selector
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.dispatchpolicy.infrastructure.persistence;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import javax.sql.DataSource;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The datasource and the few JDBC idioms the repositories share. Inside a JTA transaction every
+ * {@code getConnection()} returns a handle on the same enlisted connection, which JBeret's repository
+ * also uses: that is what makes staging, admission and JBeret's INSERTs one transaction.
+ */
+@ApplicationScoped
+public class Jdbc {
+
+    /** JNDI name of the datasource {@code wildfly-config} creates; JBeret's job repository uses it too. */
+    public static final String DATASOURCE = "java:jboss/datasources/DispatchDS";
+
+    @Resource(lookup = DATASOURCE)
+    DataSource dataSource;
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    @FunctionalInterface
+    public interface Binder {
+        void bind(Connection connection, PreparedStatement statement) throws SQLException;
+    }
+
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(ResultSet row) throws SQLException;
+    }
+
+    public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            binder.bind(c, s);
+            try (ResultSet rs = s.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(mapper.map(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new PersistenceFailure(sql, e);
+        }
+    }
+
+    public int update(String sql, Binder binder) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            binder.bind(c, s);
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new PersistenceFailure(sql, e);
+        }
+    }
+
+    static Array longs(Connection c, List<Long> values) throws SQLException {
+        return c.createArrayOf("bigint", values.toArray(new Long[0]));
+    }
+
+    static Array texts(Connection c, List<String> values) throws SQLException {
+        return c.createArrayOf("text", values.toArray(new String[0]));
+    }
+
+    static Array ints(Connection c, List<Integer> values) throws SQLException {
+        return c.createArrayOf("integer", values.toArray(new Integer[0]));
+    }
+
+    /** An SQL failure, with the statement's first line to tell which. */
+    public static class PersistenceFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PersistenceFailure(String sql, SQLException cause) {
+            super("SQL failed (" + cause.getSQLState() + "): " + cause.getMessage() + " — in: "
+                    + sql.strip().lines().findFirst().orElse(""), cause);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.dispatchpolicy.infrastructure.persistence;
+
+import io.dispatchpolicy.domain.model.JobParameters;
+import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.domain.model.Submission;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Puts submissions into staging and takes them out for admission.
+ *
+ * <p>Staging is two statements whatever the number of jobs: one partition UPSERT and one INSERT, both
+ * fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor hits PostgreSQL's
+ * 65,535 bind-parameter limit (each statement binds a handful of arrays).
+ */
+@ApplicationScoped
+public class StagingRepository {
+
+    /** Jobs per statement: keeps one statement's arrays and its WAL record to a sane size. */
+    static final int CHUNK = 10_000;
+
+    // Keys arrive sorted, so concurrent bulk stagers lock partition rows in the same order (no deadlock).
+    // Every enqueue refreshes the partition's stored context: gates read the newest one.
+    private static final String UPSERT_PARTITIONS = """
+            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count)
+            SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n
+              FROM unnest(?::text[], ?::text[], ?::int[]) WITH ORDINALITY AS t(k, c, n, ord)
+             ORDER BY t.ord
+            ON CONFLICT (policy_name, partition_key) DO UPDATE
+               SET context = EXCLUDED.context,
+                   context_updated_at = EXCLUDED.context_updated_at,
+                   pending_count = p.pending_count + EXCLUDED.pending_count
+            RETURNING p.id, p.partition_key
+            """;
+
+    // ids come from the sequence in the order rows are inserted; RETURNING is sorted back by id.
+    private static final String INSERT_STAGED = """
+            WITH ins AS (
+                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at)
+                SELECT t.p, ?, t.j::jsonb, ?, clock_timestamp()
+                  FROM unnest(?::bigint[], ?::text[]) WITH ORDINALITY AS t(p, j, ord)
+                 ORDER BY t.ord
+                RETURNING id)
+            SELECT id FROM ins ORDER BY id
+            """;
+
+    // The oldest jobs of one partition. SKIP LOCKED: a row another transaction is taking is not waited for.
+    private static final String TAKE = """
+            DELETE FROM dispatch.staged_jobs
+             WHERE id IN (SELECT id FROM dispatch.staged_jobs
+                           WHERE partition_id = ?
+                           ORDER BY id
+                           LIMIT ?
+                           FOR UPDATE SKIP LOCKED)
+            RETURNING id, job_name, job_parameters::text, submitted_by, staged_at
+            """;
+
+    private static final String FIND = """
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at FROM dispatch.staged_jobs WHERE id = ?
+            """;
+
+    @Inject
+    Jdbc jdbc;
+
+    /**
+     * Stages submissions of one job for one policy, in the caller's transaction.
+     *
+     * @return submission ids in the order of {@code submissions}
+     */
+    public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions) {
+        long[] ids = new long[submissions.size()];
+        for (int from = 0; from < submissions.size(); from += CHUNK) {
+            List<Submission> chunk = submissions.subList(from, Math.min(from + CHUNK, submissions.size()));
+            Map<String, Long> partitionIds = upsertPartitions(policyName, chunk);
+            List<Long> partitionColumn = new ArrayList<>(chunk.size());
+            List<String> parameterColumn = new ArrayList<>(chunk.size());
+            for (Submission s : chunk) {
+                partitionColumn.add(partitionIds.get(s.partitionKey()));
+                parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
+            }
+            List<Long> chunkIds = jdbc.query(INSERT_STAGED, (c, st) -> {
+                st.setString(1, jobName);
+                st.setString(2, submittedBy);
+                st.setArray(3, Jdbc.longs(c, partitionColumn));
+                st.setArray(4, Jdbc.texts(c, parameterColumn));
+            }, rs -> rs.getLong(1));
+            for (int i = 0; i < chunkIds.size(); i++) {
+                ids[from + i] = chunkIds.get(i);
+            }
+        }
+        return ids;
+    }
+
+    private Map<String, Long> upsertPartitions(String policyName, List<Submission> chunk) {
+        // One row per partition: the last context seen wins, as it would with one call per job.
+        Map<String, String> contextByKey = new TreeMap<>();
+        Map<String, Integer> countByKey = new HashMap<>();
+        for (Submission s : chunk) {
+            contextByKey.put(s.partitionKey(), s.contextJson());
+            countByKey.merge(s.partitionKey(), 1, Integer::sum);
+        }
+        List<String> keys = new ArrayList<>(contextByKey.keySet());
+        List<String> contexts = new ArrayList<>(contextByKey.values());
+        List<Integer> counts = keys.stream().map(countByKey::get).toList();
+        Map<String, Long> ids = new HashMap<>();
+        jdbc.query(UPSERT_PARTITIONS, (c, st) -> {
+            st.setString(1, policyName);
+            st.setArray(2, Jdbc.texts(c, keys));
+            st.setArray(3, Jdbc.texts(c, contexts));
+            st.setArray(4, Jdbc.ints(c, counts));
+        }, rs -> ids.put(rs.getString(2), rs.getLong(1)));
+        return ids;
+    }
+
+    /** The staged job with this submission id, if it is still staged. */
+    public Optional<StagedJob> find(long submissionId) {
+        return jdbc.query(FIND, (c, st) -> st.setLong(1, submissionId), StagingRepository::stagedJob)
+                .stream().findFirst();
+    }
+
+    private static StagedJob stagedJob(ResultSet rs) throws SQLException {
+        return new StagedJob(rs.getLong(1), rs.getString(2),
+                JobParameters.trusted(JsonCodec.readStrings(rs.getString(3))),
+                rs.getString(4), rs.getTimestamp(5).toInstant());
+    }
+
+    /** Removes and returns up to {@code limit} of the partition's oldest staged jobs, oldest first. */
+    public List<StagedJob> take(long partitionId, int limit) {
+        List<StagedJob> jobs = new ArrayList<>(jdbc.query(TAKE, (c, st) -> {
+            st.setLong(1, partitionId);
+            st.setInt(2, limit);
+        }, StagingRepository::stagedJob));
+        jobs.sort((a, b) -> Long.compare(a.submissionId(), b.submissionId()));
+        return jobs;
+    }
+}

@@ -1,0 +1,19 @@
+package io.dispatchpolicy.spi;
+
+import java.util.List;
+
+/**
+ * Fired synchronously inside a partition's admission transaction, after JBeret's job instance and
+ * execution rows are written and before commit. An observer may audit the admission, or veto it by
+ * throwing: the whole partition's admission then rolls back and its jobs stay staged.
+ *
+ * @param policyName   the policy
+ * @param partitionKey the partition
+ * @param admitted     one entry per job being admitted
+ */
+public record JobsAdmitting(String policyName, String partitionKey, List<Admitted> admitted) {
+
+    /** A staged submission and the JBeret execution created for it. */
+    public record Admitted(long submissionId, long executionId, String jobName) {
+    }
+}
