@@ -1,0 +1,57 @@
+package io.dispatchpolicy.it;
+
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * The system tests' deployment: the EAR exactly as built, plus an EJB module with the tests, their
+ * fixtures and the {@code it-*} job XMLs, plus the assertion libraries as EAR libraries.
+ */
+public final class Deployments {
+
+    private Deployments() {
+    }
+
+    public static EnterpriseArchive ear() {
+        EnterpriseArchive ear = ShrinkWrap.create(ZipImporter.class, "dispatch.ear")
+                .importFrom(new File(System.getProperty("dispatch.ear")))
+                .as(EnterpriseArchive.class);
+        JavaArchive tests = ShrinkWrap.create(JavaArchive.class, "dispatch-tests.jar")
+                .addPackage(Deployments.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+        try (Stream<Path> jobs = Files.list(resource("it/batch-jobs"))) {
+            jobs.forEach(job -> tests.addAsManifestResource(job.toFile(), "batch-jobs/" + job.getFileName()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        ear.addAsModule(tests);
+        ear.addAsLibraries(jarOf(org.awaitility.Awaitility.class), jarOf(org.hamcrest.Matcher.class),
+                jarOf(org.assertj.core.api.Assertions.class));
+        return ear;
+    }
+
+    private static Path resource(String name) {
+        try {
+            return Path.of(Deployments.class.getClassLoader().getResource(name).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static File jarOf(Class<?> type) {
+        try {
+            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import org.jberet.job.model.Job;
+import org.jberet.repository.ApplicationAndJobName;
+import org.jberet.repository.JobRepository;
+import org.jberet.runtime.JobExecutionImpl;
+import org.jberet.runtime.JobInstanceImpl;
+import org.jberet.spi.BatchEnvironment;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+/** Database reads and fixtures for the system tests (also makes the test jar an EJB module). */
+@Stateless
+public class TestSupport {
+
+    @Resource(lookup = "java:jboss/datasources/DispatchDS")
+    DataSource ds;
+
+    @Inject
+    JobRuntime runtime;
+
+    public long count(String sql, Object... args) {
+        return query(sql, args, rs -> rs.getLong(1)).get(0);
+    }
+
+    public List<String> strings(String sql, Object... args) {
+        return query(sql, args, rs -> rs.getString(1));
+    }
+
+    /** JBeret executions of a job, by the submission id the engine stored in their parameters. */
+    public Map<Long, Integer> executionsPerSubmission(String jobName) {
+        Map<Long, Integer> perSubmission = new HashMap<>();
+        for (String parameters : strings("SELECT e.jobparameters FROM job_execution e JOIN job_instance i "
+                + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = ?", jobName)) {
+            for (String line : parameters.split("\n")) {
+                if (line.startsWith("dispatch.submissionId=")) {
+                    perSubmission.merge(Long.parseLong(line.substring(line.indexOf('=') + 1).strip()), 1, Integer::sum);
+                }
+            }
+        }
+        return perSubmission;
+    }
+
+    public long jobExecutions(String jobName) {
+        return count("SELECT count(*) FROM job_execution e JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid "
+                + "WHERE i.jobname = ?", jobName);
+    }
+
+    public long staged(String jobName) {
+        return count("SELECT count(*) FROM dispatch.staged_jobs WHERE job_name = ?", jobName);
+    }
+
+    /** Registers a node that died long ago; its rows are fair game for recovery. */
+    public UUID deadNode(String name) {
+        UUID id = UUID.randomUUID();
+        update("INSERT INTO dispatch.nodes (id, node_name, started_at, heartbeat_at) "
+                + "VALUES (?, ?, now() - interval '1 hour', now() - interval '1 hour')", id, name);
+        return id;
+    }
+
+    /**
+     * The state a node leaves when it dies between an admission's commit and handing the runner to
+     * JBeret: committed JOB_INSTANCE/JOB_EXECUTION rows (STARTING) and an in-flight row it owns that
+     * never started. Written in this method's JTA transaction, through JBeret's own repository.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public long admittedButNeverSubmitted(String jobName, UUID deadNode) {
+        BatchEnvironment env = runtime.environment();
+        JobRepository repository = env.getJobRepository();
+        Job job = runtime.loadJob(jobName);
+        repository.addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
+        JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
+        Properties params = new Properties();
+        params.setProperty("dispatch.submissionId", "42");
+        JobExecutionImpl execution = repository.createJobExecution(instance, params);
+        update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at) "
+                + "VALUES (?, 42, 0, ?, now())", execution.getExecutionId(), deadNode);
+        return execution.getExecutionId();
+    }
+
+    public int update(String sql, Object... args) {
+        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, args);
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    private interface Mapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, Object[] args, Mapper<T> mapper) {
+        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, args);
+            try (ResultSet rs = s.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(mapper.map(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    private static void bind(PreparedStatement s, Object[] args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            s.setObject(i + 1, args[i]);
+        }
+    }
+}
