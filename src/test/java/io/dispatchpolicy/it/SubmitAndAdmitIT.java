@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
-import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,17 +38,9 @@ class SubmitAndAdmitIT {
     @Inject
     TestSupport db;
 
-    private static Properties params(String... kv) {
-        Properties p = new Properties();
-        for (int i = 0; i < kv.length; i += 2) {
-            p.setProperty(kv[i], kv[i + 1]);
-        }
-        return p;
-    }
-
     @Test
     void governedJobIsStagedThenAdmittedAndCompletes() {
-        long submission = governed.start("it-flow", params("tenant", "acme", "report", "q3"));
+        long submission = governed.start("it-flow", Params.of("tenant", "acme", "report", "q3"));
 
         assertThat(DispatchOperator.isSubmissionId(submission)).isTrue();
         assertThat(dispatch.status(submission).state()).isIn(SubmissionStatus.State.STAGED, SubmissionStatus.State.ADMITTED);
@@ -83,7 +74,7 @@ class SubmitAndAdmitIT {
         // A partition in backoff is not claimed, so its job stays staged until the backoff is lifted.
         db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, next_eligible_at) "
                 + "VALUES ('it-flow', 'frozen', now() + interval '1 hour')");
-        long submission = governed.start("it-flow", params("tenant", "frozen"));
+        long submission = governed.start("it-flow", Params.of("tenant", "frozen"));
 
         assertThat(dispatch.status(submission).state()).isEqualTo(SubmissionStatus.State.STAGED);
         JobExecution view = governed.getJobExecution(submission);
@@ -100,15 +91,15 @@ class SubmitAndAdmitIT {
 
     @Test
     void everyEnqueueRefreshesThePartitionContext() {
-        governed.start("it-flow", params("tenant", "globex", "plan", "basic"));
-        governed.start("it-flow", params("tenant", "globex", "plan", "premium"));
+        governed.start("it-flow", Params.of("tenant", "globex", "plan", "basic"));
+        governed.start("it-flow", Params.of("tenant", "globex", "plan", "premium"));
         assertThat(db.strings("SELECT context->>'plan' FROM dispatch.partitions WHERE policy_name = 'it-flow' "
                 + "AND partition_key = 'globex'")).containsExactly("premium");
     }
 
     @Test
     void ungovernedJobStartsAtOnceInJBeret() {
-        long executionId = governed.start("it-open", params("tenant", "acme"));
+        long executionId = governed.start("it-open", Params.of("tenant", "acme"));
         assertThat(DispatchOperator.isSubmissionId(executionId)).isFalse();
         assertThat(db.staged("it-open")).isZero();
         await().atMost(Duration.ofSeconds(30)).until(() ->

@@ -49,7 +49,8 @@ public class TestSupport {
         for (String parameters : strings("SELECT e.jobparameters FROM job_execution e JOIN job_instance i "
                 + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = ?", jobName)) {
             for (String line : parameters.split("\n")) {
-                if (line.startsWith("dispatch.submissionId=")) {
+                // JBeret stores parameters as "key = value" lines.
+                if (line.startsWith("dispatch.submissionId = ")) {
                     perSubmission.merge(Long.parseLong(line.substring(line.indexOf('=') + 1).strip()), 1, Integer::sum);
                 }
             }

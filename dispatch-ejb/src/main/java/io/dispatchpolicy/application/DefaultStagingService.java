@@ -2,6 +2,7 @@ package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.domain.model.JobParameters;
+import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
@@ -39,10 +40,7 @@ public class DefaultStagingService implements StagingService {
 
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters) {
-        if (jobXmlName == null || jobXmlName.isBlank()) {
-            throw new SubmissionRejectedException("Job XML name is null or blank");
-        }
-        String jobName = Policy.jobName(jobXmlName.strip());
+        String jobName = JobXmlName.require(jobXmlName);
         if (!runtime.knowsJob(jobName)) {
             throw new SubmissionRejectedException("Unknown job XML name '" + jobName
                     + "': no META-INF/batch-jobs/" + jobName + ".xml is visible to the dispatch engine");

@@ -10,10 +10,11 @@ import java.util.TreeMap;
 /**
  * Job parameters that JBeret's repository can store and read back unchanged.
  *
- * <p>JBeret keeps parameters in {@code JOB_EXECUTION.JOBPARAMETERS VARCHAR(3000)} as {@code key=value}
- * lines. A longer text fails its INSERT at admission, long after the caller went away, and a newline
- * or a key with '=' silently corrupts the parameters on read. So all three are refused here, at
- * submission, where the caller can still fix them.
+ * <p>JBeret keeps parameters in {@code JOB_EXECUTION.JOBPARAMETERS VARCHAR(3000)} as
+ * {@code key = value} lines. A longer text fails its INSERT at admission, long after the caller went
+ * away, and a line break, a key containing '=' or a key with surrounding blanks silently corrupts the
+ * parameters on read. So all of these are refused here, at submission, where the caller can still fix
+ * them.
  */
 public final class JobParameters {
 
@@ -23,8 +24,11 @@ public final class JobParameters {
     /** Parameter the engine adds to every admitted execution: the submission it came from. */
     public static final String SUBMISSION_ID = "dispatch.submissionId";
 
-    /** Room kept for {@link #SUBMISSION_ID}: its key, '=', up to 19 digits and a newline. */
-    static final int RESERVED_CHARS = SUBMISSION_ID.length() + 21;
+    /** Characters JBeret adds per parameter: " = " and a line break. */
+    private static final int PER_LINE = 4;
+
+    /** Room kept for {@link #SUBMISSION_ID}: its key, " = ", up to 19 digits and a line break. */
+    static final int RESERVED_CHARS = SUBMISSION_ID.length() + 19 + PER_LINE;
 
     private final Map<String, String> values;
 
@@ -41,7 +45,7 @@ public final class JobParameters {
                 String value = properties.getProperty(key);
                 check(key, value);
                 values.put(key, value);
-                chars += key.length() + value.length() + 2;
+                chars += key.length() + value.length() + PER_LINE;
             }
             if (properties.size() != values.size()) {
                 throw new SubmissionRejectedException("Job parameters must have String keys and values");
@@ -49,7 +53,7 @@ public final class JobParameters {
         }
         if (chars > MAX_STORED_CHARS) {
             throw new SubmissionRejectedException("Job parameters take " + (chars - RESERVED_CHARS)
-                    + " characters as JBeret stores them (key=value lines); the limit is "
+                    + " characters as JBeret stores them (key = value lines); the limit is "
                     + (MAX_STORED_CHARS - RESERVED_CHARS));
         }
         return new JobParameters(values);
@@ -61,9 +65,9 @@ public final class JobParameters {
     }
 
     private static void check(String key, String value) {
-        if (key.isEmpty() || key.indexOf('=') >= 0 || hasLineBreak(key)) {
+        if (key.isBlank() || !key.equals(key.strip()) || key.indexOf('=') >= 0 || hasLineBreak(key)) {
             throw new SubmissionRejectedException("Job parameter name '" + printable(key)
-                    + "' is invalid: it must be non-empty and contain no '=' or line break");
+                    + "' is invalid: it must be non-blank, without surrounding blanks, '=' or line breaks");
         }
         if (key.equals(SUBMISSION_ID)) {
             throw new SubmissionRejectedException("Job parameter name '" + SUBMISSION_ID + "' is reserved for the engine");

@@ -4,6 +4,7 @@ import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
+import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.batch.operations.JobOperator;
@@ -30,12 +31,13 @@ public class DefaultDispatchOperator implements DispatchOperator {
 
     @Override
     public long[] submitAll(String jobXmlName, List<Properties> parameters) {
-        Optional<Policy> policy = policies.forJob(jobXmlName);
+        String jobXml = JobXmlName.require(jobXmlName);
+        Optional<Policy> policy = policies.forJob(jobXml);
         if (policy.isPresent()) {
-            return staging.stage(policy.get(), jobXmlName, parameters);
+            return staging.stage(policy.get(), jobXml, parameters);
         }
         JobOperator jberet = BatchRuntime.getJobOperator();
-        return parameters.stream().mapToLong(p -> jberet.start(jobXmlName, p)).toArray();
+        return parameters.stream().mapToLong(p -> jberet.start(jobXml, p)).toArray();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.dispatchpolicy.interfaces.batch;
 
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
+import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
@@ -32,7 +33,8 @@ public class PolicyInterceptor {
     @AroundInvoke
     public Object admit(InvocationContext invocation) throws Exception {
         Object[] args = invocation.getParameters();
-        if (invocation.getMethod().getName().equals("start") && args.length == 2 && args[0] instanceof String jobXml) {
+        if (invocation.getMethod().getName().equals("start") && args.length == 2) {
+            String jobXml = JobXmlName.require((String) args[0]);
             Optional<Policy> policy = policies.forJob(jobXml);
             if (policy.isPresent()) {
                 Properties parameters = (Properties) args[1];

@@ -1,0 +1,61 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.DispatchOperator;
+import jakarta.inject.Inject;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** 10,000 jobs in one call: staged in a handful of statements, then every one admitted and run once. */
+@ExtendWith(ArquillianExtension.class)
+class BulkSubmissionIT {
+
+    private static final int JOBS = 10_000;
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear();
+    }
+
+    @Inject
+    DispatchOperator dispatch;
+
+    @Inject
+    TestSupport db;
+
+    @Test
+    void tenThousandJobsInOneCall() {
+        List<Properties> jobs = new ArrayList<>(JOBS);
+        for (int i = 0; i < JOBS; i++) {
+            jobs.add(Params.of("tenant", "tenant-" + (i % 50), "n", Integer.toString(i)));
+        }
+        long[] ids = dispatch.submitAll("it-bulk.xml", jobs);
+
+        assertThat(ids).hasSize(JOBS);
+        for (int i = 1; i < ids.length; i++) {
+            assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+        }
+        assertThat(Arrays.stream(ids).allMatch(DispatchOperator::isSubmissionId)).isTrue();
+        // Parameters stayed with their own submission.
+        assertThat(db.strings("SELECT job_parameters->>'n' FROM dispatch.staged_jobs WHERE id = ? "
+                + "UNION ALL SELECT '1234' FROM dispatch.admissions WHERE submission_id = ?", ids[1234], ids[1234]))
+                .containsExactly("1234");
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'it-bulk'")).isEqualTo(50);
+
+        await().atMost(Duration.ofMinutes(5)).until(() -> db.count("SELECT count(*) FROM job_execution e JOIN job_instance i "
+                + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = 'it-bulk' AND e.batchstatus = 'COMPLETED'") == JOBS);
+        assertThat(db.staged("it-bulk")).isZero();
+        assertThat(db.executionsPerSubmission("it-bulk").values()).hasSize(JOBS).containsOnly(1);
+    }
+}
