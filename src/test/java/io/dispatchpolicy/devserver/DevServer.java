@@ -1,0 +1,138 @@
+package io.dispatchpolicy.devserver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The README's run command: PostgreSQL first (JBeret's repository needs it at boot), then the
+ * provisioned WildFly with the EAR deployed and the demo traffic on, until Ctrl-C stops both.
+ *
+ * <p>State lives under the run directory ({@code .run/} at the repository root unless
+ * {@code DISPATCH_RUN_DIR} names another): the embedded database's data and WildFly's data and logs
+ * survive a restart; the server configuration and the EAR are refreshed from the build every time.
+ */
+public final class DevServer {
+
+    private DevServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jbossHome = Path.of(required("jboss.home"));
+        Path ear = Path.of(required("dispatch.ear"));
+        Path runDir = Path.of(envOr("DISPATCH_RUN_DIR", required("dispatch.run.dir"))).toAbsolutePath();
+        int pgPort = Integer.parseInt(envOr("DISPATCH_PG_PORT", "55432"));
+
+        Database db = Database.startOrConnect(runDir.resolve("pgdata"), pgPort);
+        System.out.println(db.embedded()
+                ? "Embedded PostgreSQL on port " + pgPort + ", data in " + runDir.resolve("pgdata")
+                : "Using the external PostgreSQL at " + db.url());
+
+        Path base = prepareBaseDir(jbossHome, runDir.resolve("standalone"), ear);
+        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin/standalone.sh").toString(),
+                "-Djboss.server.base.dir=" + base, "-Ddispatch.demo.enabled=true"));
+        command.addAll(List.of(db.serverProperties()));
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        // Makes standalone.sh forward SIGTERM to WildFly's JVM instead of dying and orphaning it.
+        builder.environment().put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
+        Process server = builder.start();
+
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("Stopping WildFly, then PostgreSQL...");
+            stop(server);
+            db.close();
+            System.out.println("Stopped.");
+        }, "dispatch-devserver-shutdown"));
+
+        String url = "http://localhost:8080/dispatch/";
+        if (awaitUp(url, server, Duration.ofMinutes(3))) {
+            System.out.println();
+            System.out.println("==> Dispatch Policy is up: " + url + "  (demo jobs are flowing; Ctrl-C stops everything)");
+            System.out.println();
+        }
+        System.exit(server.waitFor());
+    }
+
+    /** WildFly first and completely: it must not outlive the database it writes to. */
+    private static void stop(Process server) {
+        List<ProcessHandle> all = new ArrayList<>(server.descendants().toList());
+        all.add(server.toHandle());
+        all.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        for (ProcessHandle p : all) {
+            try {
+                p.onExit().get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** A server base directory of our own: fresh configuration and deployment, kept data and logs. */
+    private static Path prepareBaseDir(Path jbossHome, Path base, Path ear) throws IOException {
+        Path pristine = jbossHome.resolve("standalone");
+        copyTree(pristine.resolve("configuration"), base.resolve("configuration"));
+        Files.createDirectories(base.resolve("deployments"));
+        Files.createDirectories(base.resolve("data"));
+        Files.copy(ear, base.resolve("deployments/dispatch.ear"), StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(base.resolve("deployments/dispatch.ear.failed"));
+        Files.deleteIfExists(base.resolve("deployments/dispatch.ear.deployed"));
+        return base;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            paths.forEach(p -> {
+                Path target = to.resolve(from.relativize(p).toString());
+                try {
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
+    private static boolean awaitUp(String url, Process server, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && server.isAlive()) {
+            try {
+                HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+                c.setConnectTimeout(1000);
+                c.setReadTimeout(1000);
+                if (c.getResponseCode() == 200) {
+                    return true;
+                }
+            } catch (IOException notYet) {
+                // still booting
+            }
+            Thread.sleep(500);
+        }
+        return false;
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null) {
+            throw new IllegalStateException("System property " + property + " is not set; start with ./mvnw -Prun verify");
+        }
+        return value;
+    }
+
+    private static String envOr(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
