@@ -8,11 +8,7 @@ import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.inject.Inject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -28,13 +24,7 @@ import static org.awaitility.Awaitility.await;
  * A fault after JBeret's INSERT inside the admission transaction: the staged rows stay, no
  * JOB_EXECUTION row survives, no runner starts, and JBeret shows no phantom execution.
  */
-@ExtendWith(ArquillianExtension.class)
-class AtomicAdmissionIT {
-
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
+class AtomicAdmissionIT extends SystemTest {
 
     @Inject
     DispatchOperator dispatch;
@@ -42,9 +32,6 @@ class AtomicAdmissionIT {
     @Inject
     @Governed
     JobOperator governed;
-
-    @Inject
-    TestSupport db;
 
     @Test
     void faultAfterJBeretInsertLeavesNoTraceAndLosesNoJob() {

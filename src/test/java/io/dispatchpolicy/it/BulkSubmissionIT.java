@@ -2,11 +2,7 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import jakarta.inject.Inject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,21 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** 10,000 jobs in one call: staged in a handful of statements, then every one admitted and run once. */
-@ExtendWith(ArquillianExtension.class)
-class BulkSubmissionIT {
+class BulkSubmissionIT extends SystemTest {
 
     private static final int JOBS = 10_000;
 
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
-
     @Inject
     DispatchOperator dispatch;
-
-    @Inject
-    TestSupport db;
 
     @Test
     void tenThousandJobsInOneCall() {

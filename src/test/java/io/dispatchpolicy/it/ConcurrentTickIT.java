@@ -5,11 +5,7 @@ import io.dispatchpolicy.application.TickRunner;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,25 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Two tick workers (plus the node's own timer) running at once never admit the same staged job. */
-@ExtendWith(ArquillianExtension.class)
-class ConcurrentTickIT {
+class ConcurrentTickIT extends SystemTest {
 
     private static final int JOBS = 2_000;
     private static final int TENANTS = 20;
-
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
 
     @Inject
     DispatchOperator dispatch;
 
     @Inject
     TickRunner ticks;
-
-    @Inject
-    TestSupport db;
 
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;

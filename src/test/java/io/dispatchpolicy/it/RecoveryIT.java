@@ -6,11 +6,7 @@ import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,19 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** An admission committed whose runner never reached JBeret is started exactly once. */
-@ExtendWith(ArquillianExtension.class)
-class RecoveryIT {
-
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
+class RecoveryIT extends SystemTest {
 
     @Inject
     RecoveryService recovery;
-
-    @Inject
-    TestSupport db;
 
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;

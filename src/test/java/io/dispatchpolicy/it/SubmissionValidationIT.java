@@ -8,12 +8,8 @@ import jakarta.batch.operations.JobOperator;
 import jakarta.batch.operations.JobStartException;
 import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 import java.util.ArrayList;
@@ -24,13 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Every kind of bad input fails at submission with a clear error, and stages nothing. */
-@ExtendWith(ArquillianExtension.class)
-class SubmissionValidationIT {
-
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
+class SubmissionValidationIT extends SystemTest {
 
     @Inject
     @Governed
@@ -38,9 +28,6 @@ class SubmissionValidationIT {
 
     @Inject
     DispatchOperator dispatch;
-
-    @Inject
-    TestSupport db;
 
     @Resource(lookup = "java:jboss/UserTransaction")
     UserTransaction transaction;

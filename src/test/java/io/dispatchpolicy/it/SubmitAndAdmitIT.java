@@ -8,11 +8,7 @@ import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.inject.Inject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 
@@ -20,13 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The whole path: submit → staged → admitted by the tick → COMPLETED, seen through the standard JobOperator. */
-@ExtendWith(ArquillianExtension.class)
-class SubmitAndAdmitIT {
-
-    @Deployment
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
+class SubmitAndAdmitIT extends SystemTest {
 
     @Inject
     @Governed
@@ -34,9 +24,6 @@ class SubmitAndAdmitIT {
 
     @Inject
     DispatchOperator dispatch;
-
-    @Inject
-    TestSupport db;
 
     @Test
     void governedJobIsStagedThenAdmittedAndCompletes() {

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
-import jakarta.annotation.Resource;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -13,12 +13,8 @@ import org.jberet.runtime.JobExecutionImpl;
 import org.jberet.runtime.JobInstanceImpl;
 import org.jberet.spi.BatchEnvironment;
 
-import javax.sql.DataSource;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +25,8 @@ import java.util.UUID;
 @Stateless
 public class TestSupport {
 
-    @Resource(lookup = "java:jboss/datasources/DispatchDS")
-    DataSource ds;
+    @Inject
+    Jdbc jdbc;
 
     @Inject
     JobRuntime runtime;
@@ -96,31 +92,11 @@ public class TestSupport {
     }
 
     public int update(String sql, Object... args) {
-        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, args);
-            return s.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+        return jdbc.update(sql, (c, st) -> bind(st, args));
     }
 
-    private interface Mapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Object[] args, Mapper<T> mapper) {
-        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, args);
-            try (ResultSet rs = s.executeQuery()) {
-                List<T> rows = new ArrayList<>();
-                while (rs.next()) {
-                    rows.add(mapper.map(rs));
-                }
-                return rows;
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+    private <T> List<T> query(String sql, Object[] args, Jdbc.RowMapper<T> mapper) {
+        return jdbc.query(sql, (c, st) -> bind(st, args), mapper);
     }
 
     private static void bind(PreparedStatement s, Object[] args) throws SQLException {

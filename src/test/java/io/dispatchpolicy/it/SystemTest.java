@@ -1,0 +1,20 @@
+package io.dispatchpolicy.it;
+
+import jakarta.inject.Inject;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Base of every system test: deployed with {@link Deployments#ear()}, run inside the server. */
+@ExtendWith(ArquillianExtension.class)
+abstract class SystemTest {
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear();
+    }
+
+    @Inject
+    TestSupport db;
+}
