@@ -44,7 +44,7 @@ public class DefaultRecoveryService implements RecoveryService {
             if (executions.resume(executionId, node.id())) {
                 resumed++;
             } else {
-                // Its execution is no longer STARTING: a runner did start it; the row is stale bookkeeping.
+                // Its execution is gone or no longer STARTING: nothing to start; the row is stale bookkeeping.
                 inflight.finished(executionId);
             }
         }

@@ -70,15 +70,14 @@ public class ExecutionFactory {
      * Prepares to run an execution that was committed but whose runner never started (its node died
      * between commit and submit). The runner is submitted when the current transaction commits.
      *
-     * @return false when the execution is no longer STARTING, so there is nothing to resume
+     * @return false when the execution is gone or no longer STARTING, so there is nothing to resume
      */
     public boolean resume(long executionId, UUID node) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
-        JobExecutionImpl stored = Optional.ofNullable((JobExecutionImpl) repository.getJobExecution(executionId))
-                .orElseThrow(() -> new IllegalStateException("No JBeret execution " + executionId));
-        if (stored.getBatchStatus() != BatchStatus.STARTING) {
+        JobExecutionImpl stored = (JobExecutionImpl) repository.getJobExecution(executionId);
+        if (stored == null || stored.getBatchStatus() != BatchStatus.STARTING) {
             return false;
         }
         JobInstanceImpl instance = stored.getJobInstance();

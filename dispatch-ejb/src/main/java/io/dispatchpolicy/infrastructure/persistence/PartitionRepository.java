@@ -40,7 +40,7 @@ public class PartitionRepository {
     public List<ClaimedPartition> claim(int limit) {
         List<ClaimedPartition> claimed = jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit),
                 rs -> new ClaimedPartition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4)));
-        // RETURNING order is unspecified; keep the claim order's tie-breaker for a stable walk.
+        // RETURNING order is unspecified: walk the claimed partitions in id order, deterministically.
         return claimed.stream().sorted((a, b) -> Long.compare(a.id(), b.id())).toList();
     }
 
