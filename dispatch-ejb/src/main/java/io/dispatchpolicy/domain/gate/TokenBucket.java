@@ -1,0 +1,56 @@
+package io.dispatchpolicy.domain.gate;
+
+import java.time.Duration;
+
+/**
+ * The throttle gate: a token bucket per partition holding up to {@code rate} tokens (never less than
+ * one, so a rate below one per period still admits a job every {@code per / rate}), refilled lazily on
+ * read at {@code rate / per} tokens per second, full when first seen. Only jobs actually admitted are
+ * charged.
+ */
+public final class TokenBucket {
+
+    public static final String EMPTY = "throttle_empty";
+
+    /** A throttle whose rate is zero or negative is re-checked this often, not every tick. */
+    public static final Duration DISABLED_BACKOFF = Duration.ofSeconds(60);
+
+    /** Stored state: tokens left and when they were counted. */
+    public record State(double tokens, long atMillis) {
+    }
+
+    private TokenBucket() {
+    }
+
+    public static double capacity(double rate) {
+        return Math.max(rate, 1.0);
+    }
+
+    /** The bucket as of {@code nowMillis}. */
+    public static State refill(State stored, double rate, double perSeconds, long nowMillis) {
+        double capacity = capacity(rate);
+        if (stored == null || rate <= 0) {
+            return new State(stored == null ? capacity : Math.min(stored.tokens(), capacity), nowMillis);
+        }
+        double elapsedSeconds = Math.max(0, nowMillis - stored.atMillis()) / 1000.0;
+        double tokens = Math.min(capacity, stored.tokens() + elapsedSeconds * rate / perSeconds);
+        return new State(tokens, Math.max(nowMillis, stored.atMillis()));
+    }
+
+    public static GateCheck check(State refilled, double rate, double perSeconds) {
+        if (rate <= 0) {
+            return GateCheck.deny(EMPTY, DISABLED_BACKOFF);
+        }
+        long whole = (long) Math.floor(refilled.tokens() + 1e-9);
+        if (whole >= 1) {
+            return GateCheck.allow(whole);
+        }
+        double secondsToOne = (1.0 - refilled.tokens()) * perSeconds / rate;
+        return GateCheck.deny(EMPTY, Duration.ofMillis((long) Math.ceil(secondsToOne * 1000)));
+    }
+
+    /** Charges {@code admitted} jobs to a refilled bucket. */
+    public static State charge(State refilled, int admitted) {
+        return new State(Math.max(0, refilled.tokens() - admitted), refilled.atMillis());
+    }
+}
