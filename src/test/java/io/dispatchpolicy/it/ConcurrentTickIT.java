@@ -46,7 +46,7 @@ class ConcurrentTickIT extends SystemTest {
         Callable<Integer> worker = () -> {
             int admitted = 0;
             while (db.staged("it-concurrent") > 0 && System.nanoTime() < deadline) {
-                admitted += ticks.iterate();
+                admitted += ticks.iterate().admitted();
             }
             return admitted;
         };

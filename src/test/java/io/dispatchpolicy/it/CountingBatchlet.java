@@ -1,12 +1,16 @@
 package io.dispatchpolicy.it;
 
 import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.api.BatchProperty;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
-/** Counts its runs per execution, so a test can tell a job ran exactly once. */
+/**
+ * Counts its runs per execution, so a test can tell a job ran exactly once; optionally sleeps, fails,
+ * and tracks how many jobs of its tenant run at once.
+ */
 @Dependent
 @Named("countingBatchlet")
 public class CountingBatchlet extends AbstractBatchlet {
@@ -14,9 +18,33 @@ public class CountingBatchlet extends AbstractBatchlet {
     @Inject
     JobContext job;
 
+    @Inject
+    @BatchProperty
+    String sleepMs;
+
+    @Inject
+    @BatchProperty
+    String fail;
+
+    @Inject
+    @BatchProperty
+    String tenant;
+
     @Override
-    public String process() {
+    public String process() throws Exception {
         Runs.record(job.getExecutionId());
-        return "COMPLETED";
+        String key = job.getJobName() + "/" + tenant;
+        Running.enter(key);
+        try {
+            if (sleepMs != null && !sleepMs.isEmpty()) {
+                Thread.sleep(Long.parseLong(sleepMs));
+            }
+            if ("true".equals(fail)) {
+                throw new IllegalStateException("failing as asked");
+            }
+            return "COMPLETED";
+        } finally {
+            Running.exit(key);
+        }
     }
 }

@@ -1,9 +1,12 @@
 package io.dispatchpolicy.it;
 
+import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -46,6 +49,81 @@ public class TestPolicies {
                 .partitionBy(ctx -> ctx.get("tenant"))
                 .admissionBatchSize(500)
                 .build();
+    }
+
+    @Produces
+    Policy throttle() {
+        return byTenantWith("it-throttle").gate(Gate.throttle(10, Duration.ofSeconds(60))).build();
+    }
+
+    @Produces
+    Policy concurrency() {
+        return byTenantWith("it-conc").gate(Gate.concurrency(5)).build();
+    }
+
+    @Produces
+    Policy mixed() {
+        return byTenantWith("it-mixed").gate(Gate.throttle(10, Duration.ofSeconds(60))).gate(Gate.concurrency(4)).build();
+    }
+
+    @Produces
+    Policy adaptive() {
+        return byTenantWith("it-adaptive").gate(Gate.adaptiveConcurrency(6, 1000)).build();
+    }
+
+    @Produces
+    Policy twoThrottles() {
+        return byTenantWith("it-two-throttles")
+                .gate(Gate.throttle(10, Duration.ofSeconds(60)))
+                .gate(Gate.throttle(15, Duration.ofHours(1)))
+                .build();
+    }
+
+    @Produces
+    Policy fair() {
+        return byTenantWith("it-fair").build();
+    }
+
+    @Produces
+    Policy poison() {
+        return byTenantWith("it-poison").build();
+    }
+
+    @Produces
+    Policy pause() {
+        return byTenantWith("it-pause").build();
+    }
+
+    @Produces
+    Policy capOfThree() {
+        return byTenantWith("it-cap3").gate(Gate.concurrency(3).fullBackoff(Duration.ofMillis(50))).build();
+    }
+
+    @Produces
+    Policy crash() {
+        return byTenantWith("it-crash").build();
+    }
+
+    @Produces
+    Policy crashBypass() {
+        return byTenantWith("it-crash-bypass").retryStrategy(RetryStrategy.BYPASS).build();
+    }
+
+    @Produces
+    Policy retry() {
+        return byTenantWith("it-retry").build();
+    }
+
+    @Produces
+    Policy retryBypass() {
+        return byTenantWith("it-retry-bypass").retryStrategy(RetryStrategy.BYPASS).build();
+    }
+
+    private static Policy.Builder byTenantWith(String name) {
+        return Policy.named(name)
+                .governs(name)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"));
     }
 
     /** Context fails on demand; the partition key comes straight from a parameter that may be missing. */

@@ -91,6 +91,39 @@ public class TestSupport {
         return execution.getExecutionId();
     }
 
+    /** A running job of {@code node}, as a crash leaves it: STARTED in JBeret, in flight and started. */
+    public record Running(long submissionId, long executionId, long instanceId) {
+    }
+
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public Running startedOn(UUID node, String policyAndJob, String tenant) {
+        long partition = count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) "
+                + "VALUES (?, ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
+                + "DO UPDATE SET context = EXCLUDED.context RETURNING id", policyAndJob, tenant, tenant);
+        long submission = count("SELECT nextval('dispatch.submission_id_seq')");
+        BatchEnvironment env = runtime.environment();
+        JobRepository repository = env.getJobRepository();
+        Job job = runtime.loadJob(policyAndJob);
+        repository.addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
+        JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
+        Properties params = new Properties();
+        params.setProperty("dispatch.submissionId", Long.toString(submission));
+        params.setProperty("tenant", tenant);
+        JobExecutionImpl execution = repository.createJobExecution(instance, params);
+        execution.setBatchStatus(jakarta.batch.runtime.BatchStatus.STARTED);
+        repository.updateJobExecution(execution, false, false);
+        update("INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at) VALUES (?, ?, ?, now())",
+                submission, execution.getExecutionId(), partition);
+        update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, started_at) "
+                + "VALUES (?, ?, ?, ?, now() - interval '10 minutes', now() - interval '10 minutes')",
+                execution.getExecutionId(), submission, partition, node);
+        return new Running(submission, execution.getExecutionId(), instance.getInstanceId());
+    }
+
+    public String batchStatus(long executionId) {
+        return strings("SELECT batchstatus FROM job_execution WHERE jobexecutionid = ?", executionId).get(0);
+    }
+
     public int update(String sql, Object... args) {
         return jdbc.update(sql, (c, st) -> bind(st, args));
     }

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.model.Denial;
 
 import java.util.List;
 
@@ -11,11 +12,21 @@ public interface AdmissionService {
     List<ClaimedPartition> claim(int limit);
 
     /**
-     * Admits up to {@code limit} of the partition's staged jobs in one transaction: staged rows removed,
-     * JBeret instances and executions created, admissions and in-flight rows written, partition counters
-     * updated. Runners start after commit. A failure rolls back this partition alone.
+     * Runs the partition through its policy's gates and admits up to {@code limit} of its staged jobs
+     * in one transaction: staged rows removed, JBeret instances and executions created, admissions and
+     * in-flight rows written, counters, gate state and decayed admits updated. Runners start after
+     * commit. A failure rolls back this partition alone.
      *
-     * @return jobs admitted; 0 when another worker holds the partition or nothing is staged
+     * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
      */
-    int admit(ClaimedPartition partition, int limit);
+    AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit);
+
+    /** Counts a failed admission of one staged job, parking it at the limit; @return true if parked. */
+    boolean failedAttempt(long submissionId, String error);
+
+    /** Writes the deny state of an iteration's denied partitions, in one statement. */
+    void deny(List<Denial> denials);
+
+    /** Flags partitions of a paused policy that were created while it was being paused. */
+    void markPaused(List<Long> partitionIds);
 }

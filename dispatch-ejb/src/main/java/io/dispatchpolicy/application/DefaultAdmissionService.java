@@ -1,9 +1,21 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.gate.DecayedAdmits;
+import io.dispatchpolicy.domain.gate.GatePipeline;
+import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.domain.model.LockedPartition;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
+import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
+import io.dispatchpolicy.infrastructure.persistence.GateStateCodec;
+import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
+import io.dispatchpolicy.infrastructure.persistence.JobInstances;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.JobsAdmitting;
@@ -14,18 +26,28 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * The admission transaction. Its order matters: the partition row is locked first (the same order
- * staging uses, so the two never deadlock), then the staged rows are taken, then JBeret's rows are
- * written on the same connection, and only then our own bookkeeping, so a failure anywhere leaves
- * every row as it was.
+ * The admission transaction. Its order matters: the partition row is locked first (the order staging
+ * uses too, so the two never deadlock); the gates then see an in-flight count nobody else can raise
+ * meanwhile; the staged rows are taken; JBeret's rows are written on the same connection; and only
+ * then our bookkeeping, so a failure anywhere leaves every row as it was. Tokens are charged for the
+ * jobs actually taken, not for what the gates allowed.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DefaultAdmissionService implements AdmissionService {
+
+    /** A partition whose gate parameters cannot be evaluated is looked at again after this long. */
+    static final Duration BAD_PARAMETER_BACKOFF = Duration.ofSeconds(60);
+    /** Half-life used for the decayed-admits figure of a policy without fairness (shown, not used). */
+    static final double DEFAULT_HALF_LIFE_SECONDS = 60;
 
     @Inject
     PartitionRepository partitions;
@@ -37,10 +59,22 @@ public class DefaultAdmissionService implements AdmissionService {
     AdmissionRepository admissions;
 
     @Inject
+    InflightRepository inflight;
+
+    @Inject
+    AdaptiveRepository adaptive;
+
+    @Inject
+    JobInstances instances;
+
+    @Inject
     ExecutionFactory executions;
 
     @Inject
     ThisNode node;
+
+    @Inject
+    DispatchSettings settings;
 
     @Inject
     Event<JobsAdmitting> admitting;
@@ -51,22 +85,85 @@ public class DefaultAdmissionService implements AdmissionService {
     }
 
     @Override
-    public int admit(ClaimedPartition partition, int limit) {
-        if (!partitions.lock(partition.id())) {
-            return 0;
+    public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit) {
+        Optional<LockedPartition> lock = partitions.lock(partition.id());
+        if (lock.isEmpty() || lock.get().paused()) {
+            return AdmissionOutcome.SKIPPED;
         }
-        List<StagedJob> jobs = staging.take(partition.id(), limit);
+        LockedPartition locked = lock.get();
+        int wanted = Math.min(limit, locked.pending());
+        if (wanted <= 0) {
+            return AdmissionOutcome.SKIPPED;
+        }
+        List<ResolvedGate> gates;
+        try {
+            gates = policy.resolveGates(JsonCodec.readScalars(locked.contextJson()));
+        } catch (GateParameterException e) {
+            return AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF);
+        }
+        long inFlight = policy.countsInFlight() ? inflight.count(partition.id()) : 0;
+        Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
+        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets,
+                policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(partition.id()),
+                inFlight, locked.nowMillis(), wanted);
+        if (evaluation.admit() == 0) {
+            return AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter());
+        }
+
+        List<StagedJob> jobs = staging.take(partition.id(), evaluation.admit());
         if (jobs.isEmpty()) {
-            return 0;
+            return AdmissionOutcome.SKIPPED;
         }
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
-            long executionId = executions.create(job.jobName(), job.parameters().toProperties(job.submissionId()),
-                    job.submittedBy(), node.id());
-            admitted.add(new Admitted(job.submissionId(), executionId, job.jobName()));
+            admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
         }
-        admissions.record(partition.id(), node.id(), admitted);
+        seedAdaptive(partition.id(), gates);
+        double halfLife = policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
+        Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
+        charged.putAll(evaluation.charged(jobs.size()));
+        admissions.record(partition.id(), node.id(), admitted, jobs.size(), GateStateCodec.writeBuckets(charged),
+                DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
+                locked.nowMillis());
         admitting.fire(new JobsAdmitting(partition.policyName(), partition.partitionKey(), List.copyOf(admitted)));
-        return admitted.size();
+        return AdmissionOutcome.admitted(jobs.size());
+    }
+
+    private long create(StagedJob job) {
+        try {
+            if (job.restartOf() != null) {
+                return executions.restart(job.restartOf(), job.parameters().toProperties(job.submissionId()),
+                        job.submittedBy(), node.id(), instances::latestExecution);
+            }
+            return executions.create(job.jobName(), job.parameters().toProperties(job.submissionId()),
+                    job.submittedBy(), node.id());
+        } catch (RuntimeException e) {
+            throw new JobAdmissionException(job.submissionId(), e);
+        }
+    }
+
+    private void seedAdaptive(long partitionId, List<ResolvedGate> gates) {
+        Map<String, Integer> seeds = new HashMap<>();
+        for (ResolvedGate gate : gates) {
+            if (gate instanceof ResolvedGate.Adaptive a) {
+                seeds.put(a.id(), a.params().bounded(a.params().initialMax()));
+            }
+        }
+        adaptive.seed(partitionId, seeds);
+    }
+
+    @Override
+    public boolean failedAttempt(long submissionId, String error) {
+        return staging.failedAttempt(submissionId, error, settings.admissionMaxAttempts());
+    }
+
+    @Override
+    public void deny(List<Denial> denials) {
+        partitions.deny(denials);
+    }
+
+    @Override
+    public void markPaused(List<Long> partitionIds) {
+        partitions.markPaused(partitionIds);
     }
 }

@@ -6,11 +6,18 @@ import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.Policy;
+import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
+import jakarta.batch.operations.JobRestartException;
+import jakarta.batch.operations.NoSuchJobExecutionException;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import org.jberet.job.model.Job;
+import org.jberet.runtime.JobExecutionImpl;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +28,8 @@ import java.util.Properties;
 /**
  * The submission boundary. Everything that could make a job fail later for a reason the caller
  * controls is checked here, before anything is written: the job XML exists, the parameters fit
- * JBeret's repository, the policy's context function succeeds and yields a partition key.
+ * JBeret's repository, the policy's context function succeeds and yields a partition key, a restart
+ * is of a restartable execution.
  */
 @Stateless
 public class DefaultStagingService implements StagingService {
@@ -38,6 +46,9 @@ public class DefaultStagingService implements StagingService {
     @Inject
     StagingRepository staging;
 
+    @Inject
+    JobInstances instances;
+
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters) {
         String jobName = JobXmlName.require(jobXmlName);
@@ -50,17 +61,54 @@ public class DefaultStagingService implements StagingService {
         }
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
-            submissions.add(assign(policy, jobName, JobParameters.of(p)));
+            JobParameters validated = JobParameters.of(p);
+            submissions.add(assign(policy, jobName, validated, validated));
         }
-        String user = permission.authorizeStart();
-        return staging.stage(policy.name(), jobName, user, submissions);
+        String user = permission.authorize("start");
+        return staging.stage(policy.name(), jobName, user, submissions, null);
     }
 
-    private static Submission assign(Policy policy, String jobName, JobParameters parameters) {
+    @Override
+    public long stageRestart(Policy policy, long executionId, Properties restartParameters) {
+        JobExecutionImpl original = (JobExecutionImpl) runtime.environment().getJobRepository().getJobExecution(executionId);
+        if (original == null) {
+            throw new NoSuchJobExecutionException("No job execution " + executionId);
+        }
+        BatchStatus status = original.getBatchStatus();
+        if (status == BatchStatus.COMPLETED) {
+            throw new JobExecutionAlreadyCompleteException("Execution " + executionId + " already completed");
+        }
+        if (status != BatchStatus.FAILED && status != BatchStatus.STOPPED) {
+            throw new JobRestartException("Execution " + executionId + " is " + status + "; only FAILED or STOPPED restart");
+        }
+        long latest = instances.latestExecution(original.getJobInstance().getInstanceId());
+        if (latest != executionId) {
+            throw new JobRestartException("Execution " + executionId + " is not the latest of its job instance (" + latest + " is)");
+        }
+        JobParameters restart = JobParameters.of(restartParameters);
+        // The restart runs with the original parameters overlaid by the restart's: that is what must fit,
+        // and what the policy partitions on.
+        Properties merged = new Properties();
+        Properties previous = original.getJobParameters() == null ? new Properties() : original.getJobParameters();
+        previous.stringPropertyNames().stream()
+                .filter(k -> !k.equals(JobParameters.SUBMISSION_ID) && !k.equals(Job.JOB_XML_NAME))
+                .forEach(k -> merged.setProperty(k, previous.getProperty(k)));
+        merged.putAll(restart.asMap());
+        String jobName = original.getJobName();
+        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart);
+        String user = permission.authorize("restart");
+        return staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
+    }
+
+    /**
+     * @param effective the parameters the job will run with: what the policy sees
+     * @param stored    the parameters to stage (for a restart, only the restart's own)
+     */
+    private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored) {
         Map<String, Object> context;
         Object key;
         try {
-            Map<String, ?> raw = policy.contextFunction().apply(parameters.toProperties());
+            Map<String, ?> raw = policy.contextFunction().apply(effective.toProperties());
             context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
         } catch (RuntimeException e) {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': the context function failed for job '"
@@ -82,6 +130,6 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': partition key of "
                     + partitionKey.length() + " characters exceeds " + MAX_PARTITION_KEY_LENGTH);
         }
-        return new Submission(jobName, parameters, partitionKey, JsonCodec.write(context));
+        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context));
     }
 }

@@ -1,27 +1,45 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.PolicyDeclarationException;
+import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
- * The policies declared as CDI producers of {@link Policy}, indexed by name and by governed job.
- * Declaration mistakes (two policies with one name, a job governed twice, a job XML the engine cannot
- * see) fail the deployment.
+ * The policies: those declared as CDI producers of {@link Policy}, and those declared entirely in
+ * standalone.xml ({@code dispatch.policy.<name>.jobs}, {@code .partition-by}, {@code .gates}), indexed
+ * by name and by governed job. Declaration mistakes — two policies with one name, a job governed
+ * twice, a job XML the engine cannot see, an unknown or invalid {@code dispatch.policy.*} property —
+ * fail the deployment.
  */
 @ApplicationScoped
 public class PolicyRegistry {
+
+    static final String PREFIX = "dispatch.policy.";
+    private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "gates", "admission-batch-size",
+            "tick-admission-budget", "fairness-half-life", "retry-strategy");
 
     @Inject
     @Any
@@ -30,14 +48,21 @@ public class PolicyRegistry {
     @Inject
     JobRuntime runtime;
 
+    @Inject
+    DispatchSettings settings;
+
     private Map<String, Policy> byName;
     private Map<String, Policy> byJob;
+    private final java.util.Set<String> configured = new java.util.HashSet<>();
 
     @PostConstruct
     void index() {
         Map<String, Policy> names = new LinkedHashMap<>();
         Map<String, Policy> jobs = new LinkedHashMap<>();
-        for (Policy policy : declared) {
+        List<Policy> all = new java.util.ArrayList<>();
+        declared.forEach(all::add);
+        all.addAll(configuredPolicies());
+        for (Policy policy : all) {
             Policy clash = names.putIfAbsent(policy.name(), policy);
             if (clash != null) {
                 throw new PolicyDeclarationException("Two policies are named '" + policy.name() + "'");
@@ -69,5 +94,130 @@ public class PolicyRegistry {
 
     public Collection<Policy> all() {
         return byName.values();
+    }
+
+    /** The policy with its current {@code dispatch.policy.<name>.*} overrides; read on every call. */
+    public EffectivePolicy effective(String name) {
+        Policy p = Optional.ofNullable(byName.get(name))
+                .orElseThrow(() -> new IllegalArgumentException("No policy named '" + name + "'"));
+        String base = PREFIX + name + ".";
+        int batch = settings.positiveInt(base + "admission-batch-size",
+                p.admissionBatchSize().orElseGet(settings::admissionBatchSize));
+        OptionalInt budget = settings.raw(base + "tick-admission-budget").isPresent()
+                ? settings.optionalPositiveInt(base + "tick-admission-budget")
+                : p.tickAdmissionBudget().isPresent() ? p.tickAdmissionBudget() : settings.tickAdmissionBudget();
+        Optional<Duration> halfLife = settings.raw(base + "fairness-half-life").isPresent()
+                ? settings.optionalSeconds(base + "fairness-half-life", 60)
+                : p.fairnessDisabled() ? Optional.empty() : p.fairnessHalfLife().or(settings::fairnessHalfLife);
+        RetryStrategy retry = settings.raw(base + "retry-strategy").map(v -> retryStrategy(base + "retry-strategy", v))
+                .orElse(p.retryStrategy());
+        Map<String, Map<String, Double>> overrides = new HashMap<>();
+        for (DeclaredGate gate : p.gates()) {
+            for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
+                settings.number(base + "gate." + gate.id() + "." + param)
+                        .ifPresent(v -> overrides.computeIfAbsent(gate.id(), k -> new HashMap<>()).put(param, v));
+            }
+        }
+        return new EffectivePolicy(p, batch, budget, halfLife, retry, overrides);
+    }
+
+    /**
+     * Checks every {@code dispatch.policy.*} property names a known policy, knob and gate parameter,
+     * and that every policy's settings parse; called at deployment.
+     */
+    public void validateSettings() {
+        for (String property : settings.propertyNames(PREFIX)) {
+            Policy policy = byName.values().stream()
+                    .filter(p -> property.startsWith(PREFIX + p.name() + "."))
+                    .max(Comparator.comparingInt(p -> p.name().length()))
+                    .orElseThrow(() -> new InvalidSettingException(property, settings.raw(property).orElse(""),
+                            "a property of a declared policy: no policy matches its name"));
+            String knob = property.substring((PREFIX + policy.name() + ".").length());
+            if (!POLICY_KNOBS.contains(knob) && !isGateParam(policy, knob)) {
+                throw new InvalidSettingException(property, settings.raw(property).orElse(""),
+                        "one of " + POLICY_KNOBS + " or gate.<id>.<param> with a gate id of policy '"
+                                + policy.name() + "' (" + policy.gates().stream().map(DeclaredGate::id).toList() + ")");
+            }
+        }
+        for (Policy policy : byName.values()) {
+            EffectivePolicy effective = effective(policy.name());
+            if (configured.contains(policy.name())) {
+                try {
+                    effective.resolveGates(Map.of());
+                } catch (GateParameterException e) {
+                    throw new InvalidSettingException(PREFIX + policy.name() + ".gate.*", "",
+                            "every required gate parameter of a policy declared in standalone.xml: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static boolean isGateParam(Policy policy, String knob) {
+        if (!knob.startsWith("gate.") || knob.lastIndexOf('.') <= 5) {
+            return false;
+        }
+        String id = knob.substring(5, knob.lastIndexOf('.'));
+        String param = knob.substring(knob.lastIndexOf('.') + 1);
+        return policy.gates().stream()
+                .anyMatch(g -> g.id().equals(id) && EffectivePolicy.GATE_PARAMS.get(g.gate().type()).contains(param));
+    }
+
+    private static RetryStrategy retryStrategy(String property, String value) {
+        try {
+            return RetryStrategy.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(property, value, "restage or bypass");
+        }
+    }
+
+    /** Policies declared entirely in standalone.xml: one per {@code dispatch.policy.<name>.jobs}. */
+    private List<Policy> configuredPolicies() {
+        List<Policy> policies = new java.util.ArrayList<>();
+        for (String property : settings.propertyNames(PREFIX)) {
+            if (!property.endsWith(".jobs")) {
+                continue;
+            }
+            String name = property.substring(PREFIX.length(), property.length() - ".jobs".length());
+            String base = PREFIX + name + ".";
+            String[] jobs = Arrays.stream(settings.raw(property).orElse("").split(","))
+                    .map(String::strip).filter(s -> !s.isEmpty()).toArray(String[]::new);
+            String partitionBy = settings.raw(base + "partition-by").map(String::strip).filter(s -> !s.isEmpty())
+                    .orElseThrow(() -> new InvalidSettingException(base + "partition-by", "",
+                            "the job parameter that names the partition (required for a policy declared in standalone.xml)"));
+            Policy.Builder builder = Policy.named(name)
+                    .governs(jobs)
+                    .context(params -> {
+                        Map<String, Object> ctx = new HashMap<>();
+                        ctx.put(partitionBy, params.getProperty(partitionBy));
+                        return ctx;
+                    })
+                    .partitionBy(ctx -> ctx.get(partitionBy));
+            for (String type : settings.raw(base + "gates").map(v -> v.split(",")).orElse(new String[0])) {
+                builder.gate(configuredGate(base, type.strip()));
+            }
+            policies.add(builder.build());
+            configured.add(name);
+        }
+        return policies;
+    }
+
+    /**
+     * A gate whose values all come from {@code dispatch.policy.<p>.gate.<id>.<param>}; the declared
+     * parameters only say a value is required (they fail if no property supplies one).
+     */
+    private static Gate configuredGate(String base, String type) {
+        Param required = ctx -> {
+            throw new IllegalStateException("set " + base + "gate.<id>.<param>");
+        };
+        switch (type) {
+            case "throttle":
+                return new Gate.Throttle(null, required, required);
+            case "concurrency":
+                return new Gate.Concurrency(null, required, Param.constant(1));
+            case "adaptive-concurrency":
+                return new Gate.AdaptiveConcurrency(null, required, required, Param.constant(1), null);
+            default:
+                throw new InvalidSettingException(base + "gates", type, "throttle, concurrency or adaptive-concurrency");
+        }
     }
 }

@@ -15,4 +15,13 @@ public interface StagingService {
      * @throws io.dispatchpolicy.api.SubmissionRejectedException when any job is invalid; nothing is staged
      */
     long[] stage(Policy policy, String jobXmlName, List<Properties> parameters);
+
+    /**
+     * Stages the restart of a FAILED or STOPPED execution through its policy (retry strategy
+     * {@code restage}); it is admitted like a new submission and then restarted the Jakarta Batch way.
+     *
+     * @return the restart's submission id
+     * @throws jakarta.batch.operations.JobRestartException when the execution cannot be restarted
+     */
+    long stageRestart(Policy policy, long executionId, Properties restartParameters);
 }

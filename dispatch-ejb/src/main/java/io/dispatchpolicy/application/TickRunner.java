@@ -1,29 +1,47 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.gate.DecayedAdmits;
+import io.dispatchpolicy.domain.gate.TickBudget;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
-import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
+import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
+import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.OptionalInt;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One tick: iterations of claim then admit, for as long as they admit something and
- * {@code dispatch.tick-max-duration} allows. Runs outside any transaction; each claim and each
- * partition's admission is a transaction of its own, so a failing partition rolls back alone and the
- * others proceed.
+ * A tick: iterations of claim → order → gates → admit, for {@code dispatch.tick-max-duration},
+ * pausing {@code dispatch.idle-pause} after an iteration that admitted nothing; then one sample row.
+ *
+ * <p>Within an iteration each policy's claimed partitions are taken least-recently-admitted first
+ * (lowest decayed admits), and share the policy's tick budget fairly. Each claim and each partition's
+ * admission is a transaction of its own, so a failing partition rolls back alone; the denials of the
+ * iteration are written back in one statement.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class TickRunner {
 
     private static final Logger LOG = Logger.getLogger(TickRunner.class.getName());
+    /** A partition whose admission failed for a reason no single job explains waits this long. */
+    static final Duration FAILURE_BACKOFF = Duration.ofSeconds(5);
 
     @Inject
     AdmissionService admission;
@@ -32,40 +50,149 @@ public class TickRunner {
     PolicyRegistry policies;
 
     @Inject
+    PolicyStateRepository policyState;
+
+    @Inject
+    PartitionRepository partitions;
+
+    @Inject
+    TickSampleRepository samples;
+
+    @Inject
+    ThisNode node;
+
+    @Inject
     DispatchSettings settings;
 
-    /** @return jobs admitted in this tick */
-    public int tick() {
+    /** Runs one tick while {@code keepGoing} holds; @return what it did. */
+    public IterationReport tick(BooleanSupplier keepGoing) {
+        Instant started = Instant.now();
         long deadline = System.nanoTime() + settings.tickMaxDuration().toNanos();
-        int total = 0;
-        int admitted;
-        do {
-            admitted = iterate();
-            total += admitted;
-        } while (admitted > 0 && System.nanoTime() < deadline);
+        IterationReport total = new IterationReport();
+        while (keepGoing.getAsBoolean()) {
+            IterationReport iteration = iterate();
+            total.add(iteration);
+            if (iteration.admitted() == 0) {
+                long idle = settings.idlePause().toNanos();
+                if (System.nanoTime() + idle >= deadline) {
+                    break;
+                }
+                if (!sleep(idle)) {
+                    break;
+                }
+            } else if (System.nanoTime() >= deadline) {
+                break;
+            }
+        }
+        samples.record(node.id(), started, Duration.between(started, Instant.now()).toMillis(), total.iterations(),
+                total.claimed(), total.admitted(), total.denied(), partitions.pendingTotal());
         return total;
     }
 
-    /** One claim and the admission of every claimed partition; @return jobs admitted. */
-    public int iterate() {
+    /** One claim and the admission of every claimed partition. */
+    public IterationReport iterate() {
+        IterationReport report = new IterationReport();
         List<ClaimedPartition> claimed = admission.claim(settings.partitionBatchSize());
-        int admitted = 0;
-        for (ClaimedPartition partition : claimed) {
-            try {
-                admitted += admission.admit(partition, batchSize(partition));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, e, () -> "Admission of partition '" + partition.partitionKey() + "' of policy '"
-                        + partition.policyName() + "' rolled back; its jobs stay staged");
+        report.claimed(claimed.size());
+        if (claimed.isEmpty()) {
+            return report;
+        }
+        Set<String> paused = policyState.pausedPolicies();
+        List<Long> pausedIds = new ArrayList<>();
+        List<Denial> denials = new ArrayList<>();
+        Map<String, List<ClaimedPartition>> byPolicy = new LinkedHashMap<>();
+        claimed.forEach(p -> byPolicy.computeIfAbsent(p.policyName(), k -> new ArrayList<>()).add(p));
+        long now = System.currentTimeMillis();
+        for (Map.Entry<String, List<ClaimedPartition>> group : byPolicy.entrySet()) {
+            if (paused.contains(group.getKey())) {
+                group.getValue().forEach(p -> pausedIds.add(p.id()));
+            } else if (policies.named(group.getKey()).isEmpty()) {
+                // staged under a policy this deployment no longer declares: wait for it to come back
+                group.getValue().forEach(p -> denials.add(new Denial(p.id(), "unknown_policy", Duration.ofSeconds(60), 0)));
+            } else {
+                EffectivePolicy policy;
+                try {
+                    policy = policies.effective(group.getKey());
+                } catch (RuntimeException e) {
+                    // a bad value written at runtime: hold the policy, loudly, until it is fixed
+                    LOG.log(Level.SEVERE, e, () -> "Policy '" + group.getKey() + "' is held: " + e.getMessage());
+                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), "invalid_settings", Duration.ofSeconds(10), 0)));
+                    continue;
+                }
+                admitPolicy(policy, group.getValue(), now, denials, report);
             }
         }
-        return admitted;
+        denials.forEach(d -> report.denied(d.reason()));
+        admission.deny(denials);
+        admission.markPaused(pausedIds);
+        return report;
     }
 
-    private int batchSize(ClaimedPartition partition) {
-        return policies.named(partition.policyName())
-                .map(Policy::admissionBatchSize)
-                .filter(OptionalInt::isPresent)
-                .map(OptionalInt::getAsInt)
-                .orElseGet(settings::admissionBatchSize);
+    private void admitPolicy(EffectivePolicy policy, List<ClaimedPartition> claimed, long now, List<Denial> denials,
+                             IterationReport report) {
+        List<ClaimedPartition> ordered = new ArrayList<>(claimed);
+        policy.fairnessHalfLife().ifPresent(halfLife -> {
+            double seconds = halfLife.toMillis() / 1000.0;
+            ordered.sort(Comparator.comparingDouble(
+                    (ClaimedPartition p) -> DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
+                    .thenComparingLong(ClaimedPartition::previousCheckedAtMillis)
+                    .thenComparingLong(ClaimedPartition::id));
+        });
+        int batch = policy.admissionBatchSize();
+        TickBudget budget = new TickBudget(policy.tickAdmissionBudget(), ordered.size());
+        Map<Long, Integer> admittedBy = new HashMap<>();
+        List<ClaimedPartition> filled = new ArrayList<>();
+        for (ClaimedPartition p : ordered) {
+            if (budget.exhausted()) {
+                long previous = p.previousCheckedAtMillis();
+                denials.add(new Denial(p.id(), Denial.TICK_CAP_EXHAUSTED, Duration.ZERO, previous == 0 ? -1 : previous));
+                continue;
+            }
+            int limit = Math.min(batch, budget.nextShare());
+            int n = admitOne(p, policy, limit, denials);
+            budget.use(n);
+            admittedBy.put(p.id(), n);
+            if (budget.limited() && n == limit && n < batch) {
+                filled.add(p);
+            }
+        }
+        for (ClaimedPartition p : filled) {
+            int extra = Math.min(budget.remaining(), batch - admittedBy.get(p.id()));
+            if (extra <= 0) {
+                break;
+            }
+            budget.use(admitOne(p, policy, extra, denials));
+        }
+        admittedBy.values().forEach(report::admitted);
+    }
+
+    private int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit, List<Denial> denials) {
+        try {
+            AdmissionOutcome outcome = admission.admit(p, policy, limit);
+            if (outcome.denied()) {
+                denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
+            }
+            return outcome.admitted();
+        } catch (JobAdmissionException e) {
+            boolean parked = admission.failedAttempt(e.submissionId(), String.valueOf(e.getCause()));
+            LOG.log(Level.WARNING, e, () -> "Partition '" + p.partitionKey() + "' of policy '" + p.policyName()
+                    + "': staged job " + e.submissionId() + (parked ? " is parked after repeated failures" : " failed to admit"));
+            return 0;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "Admission of partition '" + p.partitionKey() + "' of policy '"
+                    + p.policyName() + "' rolled back; its jobs stay staged");
+            denials.add(new Denial(p.id(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));
+            return 0;
+        }
+    }
+
+    private static boolean sleep(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

@@ -6,24 +6,50 @@ import org.eclipse.microprofile.config.Config;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Every engine setting, with its default. Values are read on each use rather than cached, so a
  * property changed with {@code jboss-cli} applies from the next tick without a redeploy;
  * {@link #validate()} runs at deployment so a bad value fails the deployment loudly instead of being
- * replaced by a default.
+ * replaced by a default. The typed readers are public so per-policy settings
+ * ({@code dispatch.policy.<name>.<knob>}) parse the same way.
  */
 @ApplicationScoped
 public class DispatchSettings {
 
+    public static final String PREFIX = "dispatch.";
     public static final String PARTITION_BATCH_SIZE = "dispatch.partition-batch-size";
     public static final String ADMISSION_BATCH_SIZE = "dispatch.admission-batch-size";
     public static final String TICK_MAX_DURATION = "dispatch.tick-max-duration";
+    public static final String IDLE_PAUSE = "dispatch.idle-pause";
+    public static final String FAIRNESS_HALF_LIFE = "dispatch.fairness-half-life";
+    public static final String TICK_ADMISSION_BUDGET = "dispatch.tick-admission-budget";
+    public static final String ADMISSION_MAX_ATTEMPTS = "dispatch.admission-max-attempts";
     public static final String HEARTBEAT_INTERVAL = "dispatch.heartbeat-interval";
     public static final String INFLIGHT_STALE_AFTER = "dispatch.inflight-stale-after";
     public static final String RECOVERY_INTERVAL = "dispatch.recovery-interval";
+    public static final String SWEEP_INTERVAL = "dispatch.sweep-interval";
+    public static final String PARTITION_INACTIVE_AFTER = "dispatch.partition-inactive-after";
+    public static final String METRICS_RETENTION = "dispatch.metrics-retention";
+    public static final String ADMISSION_RETENTION = "dispatch.admission-retention";
+    public static final String ADAPTER_THROUGHPUT_TARGET = "dispatch.adapter-throughput-target";
     public static final String NODE_NAME = "dispatch.node-name";
+    public static final String TICK_ENABLED = "dispatch.tick-enabled";
     public static final String DEMO_ENABLED = "dispatch.demo.enabled";
+
+    /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
+    public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
+            IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
+            INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
+            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DEMO_ENABLED);
+
+    /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
+    private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
+            "dispatch.db.max-pool-size", "dispatch.batch.max-threads", "dispatch.tx.node-id");
 
     @Inject
     Config config;
@@ -38,9 +64,29 @@ public class DispatchSettings {
         return positiveInt(ADMISSION_BATCH_SIZE, 100);
     }
 
-    /** How long one tick keeps iterating while there is work. */
+    /** How long one tick keeps iterating. */
     public Duration tickMaxDuration() {
         return seconds(TICK_MAX_DURATION, 5);
+    }
+
+    /** Pause between tick iterations that admitted nothing. */
+    public Duration idlePause() {
+        return seconds(IDLE_PAUSE, 0.5);
+    }
+
+    /** Half-life of the decayed-admits average; empty when fairness is off. */
+    public Optional<Duration> fairnessHalfLife() {
+        return optionalSeconds(FAIRNESS_HALF_LIFE, 60);
+    }
+
+    /** Admissions per tick iteration per policy, shared fairly; empty for none. */
+    public OptionalInt tickAdmissionBudget() {
+        return optionalPositiveInt(TICK_ADMISSION_BUDGET);
+    }
+
+    /** Failed admissions of one staged job before it is parked. */
+    public int admissionMaxAttempts() {
+        return positiveInt(ADMISSION_MAX_ATTEMPTS, 5);
     }
 
     /** How often this node refreshes its heartbeat row. */
@@ -48,14 +94,43 @@ public class DispatchSettings {
         return seconds(HEARTBEAT_INTERVAL, 10);
     }
 
-    /** A node whose heartbeat is older than this is dead: its jobs are recovered by others. */
+    /** A node whose heartbeat is older than this is dead: its in-flight jobs are released and restarted. */
     public Duration inflightStaleAfter() {
         return seconds(INFLIGHT_STALE_AFTER, 300);
     }
 
-    /** How often a node looks for admitted jobs whose runner never started. */
+    /** How often a node looks for work of dead nodes. */
     public Duration recoveryInterval() {
         return seconds(RECOVERY_INTERVAL, 30);
+    }
+
+    /** How often the sweeper deletes old samples, admissions and idle partitions. */
+    public Duration sweepInterval() {
+        return seconds(SWEEP_INTERVAL, 60);
+    }
+
+    /** An empty partition with no admission for this long is deleted (its gate state with it). */
+    public Duration partitionInactiveAfter() {
+        return seconds(PARTITION_INACTIVE_AFTER, 86_400);
+    }
+
+    /** Tick samples are kept this long. */
+    public Duration metricsRetention() {
+        return seconds(METRICS_RETENTION, 86_400);
+    }
+
+    /** Submission-to-execution records are kept this long; older submission ids resolve to UNKNOWN. */
+    public Duration admissionRetention() {
+        return seconds(ADMISSION_RETENTION, 7 * 86_400);
+    }
+
+    /** Jobs per second the batch runtime is expected to sustain; the console shows admit rate against it. */
+    public OptionalDouble adapterThroughputTarget() {
+        Optional<String> raw = raw(ADAPTER_THROUGHPUT_TARGET).filter(s -> !s.isBlank());
+        if (raw.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(positiveNumber(ADAPTER_THROUGHPUT_TARGET, raw.get(), "jobs per second > 0"));
     }
 
     /** Stable name of this server; a restarted server with the same name takes back its own jobs at once. */
@@ -66,19 +141,35 @@ public class DispatchSettings {
                 .orElse("node");
     }
 
+    /** False stops this node's tick (staging, running jobs and recovery go on): maintenance without undeploying. */
+    public boolean tickEnabled() {
+        return bool(TICK_ENABLED, true);
+    }
+
     public boolean demoEnabled() {
-        String raw = raw(DEMO_ENABLED).orElse("false").strip();
+        return bool(DEMO_ENABLED, false);
+    }
+
+    private boolean bool(String property, boolean defaultValue) {
+        String raw = raw(property).orElse(Boolean.toString(defaultValue)).strip();
         if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
-            throw new InvalidSettingException(DEMO_ENABLED, raw, "true or false");
+            throw new InvalidSettingException(property, raw, "true or false");
         }
         return Boolean.parseBoolean(raw);
     }
 
-    /** Reads every setting once, so a bad value fails the deployment with the property's name. */
+    /**
+     * Reads every global setting once, so a bad value fails the deployment with the property's name,
+     * and refuses unknown {@code dispatch.*} names outside {@code dispatch.policy.}, which are typos.
+     */
     public void validate() {
         partitionBatchSize();
         admissionBatchSize();
         tickMaxDuration();
+        idlePause();
+        fairnessHalfLife();
+        tickAdmissionBudget();
+        admissionMaxAttempts();
         Duration heartbeat = heartbeatInterval();
         Duration stale = inflightStaleAfter();
         if (stale.compareTo(heartbeat.multipliedBy(2)) < 0) {
@@ -86,42 +177,112 @@ public class DispatchSettings {
                     "at least twice " + HEARTBEAT_INTERVAL + " (" + heartbeat.toSeconds() + " s)");
         }
         recoveryInterval();
+        sweepInterval();
+        partitionInactiveAfter();
+        metricsRetention();
+        admissionRetention();
+        adapterThroughputTarget();
+        tickEnabled();
         demoEnabled();
+        for (String name : propertyNames(PREFIX)) {
+            if (!GLOBAL.contains(name) && !SERVER.contains(name) && !name.startsWith("dispatch.policy.")
+                    && !name.startsWith("dispatch.test.") && !name.startsWith("dispatch.build.")) {
+                throw new InvalidSettingException(name, raw(name).orElse(""), "a known setting (see README): unknown name");
+            }
+        }
     }
 
-    private Optional<String> raw(String property) {
+    /**
+     * Every configured property name starting with {@code prefix}. System properties are listed
+     * directly too: MicroProfile Config may list names as they were when it started, while values
+     * written since (with {@code jboss-cli}) are read live.
+     */
+    public Set<String> propertyNames(String prefix) {
+        Set<String> names = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                names.add(name);
+            }
+        }
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    public Optional<String> raw(String property) {
         return config.getOptionalValue(property, String.class);
     }
 
-    private int positiveInt(String property, int defaultValue) {
+    public int positiveInt(String property, int defaultValue) {
+        Optional<String> raw = raw(property);
+        return raw.isEmpty() ? defaultValue : parsePositiveInt(property, raw.get());
+    }
+
+    public OptionalInt optionalPositiveInt(String property) {
+        Optional<String> raw = raw(property).map(String::strip);
+        if (raw.isEmpty() || raw.get().isEmpty() || raw.get().equalsIgnoreCase("none")) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(parsePositiveInt(property, raw.get()));
+    }
+
+    public Duration seconds(String property, double defaultSeconds) {
+        Optional<String> raw = raw(property);
+        double value = raw.isEmpty() ? defaultSeconds : positiveNumber(property, raw.get(), "a number of seconds > 0");
+        return Duration.ofNanos(Math.round(value * 1e9));
+    }
+
+    /** Seconds, or {@code off} for none. */
+    public Optional<Duration> optionalSeconds(String property, double defaultSeconds) {
+        Optional<String> raw = raw(property).map(String::strip);
+        if (raw.isPresent() && raw.get().equalsIgnoreCase("off")) {
+            return Optional.empty();
+        }
+        return Optional.of(seconds(property, defaultSeconds));
+    }
+
+    /** A finite number, unrestricted in sign (gate parameters validate their own range). */
+    public OptionalDouble number(String property) {
         Optional<String> raw = raw(property);
         if (raw.isEmpty()) {
-            return defaultValue;
+            return OptionalDouble.empty();
         }
         try {
-            int value = Integer.parseInt(raw.get().strip());
+            double value = Double.parseDouble(raw.get().strip());
+            if (Double.isFinite(value)) {
+                return OptionalDouble.of(value);
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the property's name
+        }
+        throw new InvalidSettingException(property, raw.get(), "a number");
+    }
+
+    private static int parsePositiveInt(String property, String raw) {
+        try {
+            int value = Integer.parseInt(raw.strip());
             if (value >= 1) {
                 return value;
             }
         } catch (NumberFormatException ignored) {
             // reported below with the property's name
         }
-        throw new InvalidSettingException(property, raw.get(), "a whole number >= 1");
+        throw new InvalidSettingException(property, raw, "a whole number >= 1");
     }
 
-    private Duration seconds(String property, double defaultSeconds) {
-        Optional<String> raw = raw(property);
-        double value = defaultSeconds;
-        if (raw.isPresent()) {
-            try {
-                value = Double.parseDouble(raw.get().strip());
-            } catch (NumberFormatException e) {
-                value = Double.NaN;
-            }
-            if (!(value > 0) || Double.isInfinite(value)) {
-                throw new InvalidSettingException(property, raw.get(), "a number of seconds > 0");
-            }
+    private static double positiveNumber(String property, String raw, String expected) {
+        double value;
+        try {
+            value = Double.parseDouble(raw.strip());
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
         }
-        return Duration.ofMillis(Math.round(value * 1000));
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new InvalidSettingException(property, raw, expected);
+        }
+        return value;
     }
 }

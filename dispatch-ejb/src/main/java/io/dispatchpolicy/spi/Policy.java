@@ -1,9 +1,15 @@
 package io.dispatchpolicy.spi;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.Set;
@@ -23,6 +29,8 @@ import java.util.regex.Pattern;
  *             .governs("tenant-report")
  *             .context(params -> Map.of("tenant", params.getProperty("tenant")))
  *             .partitionBy(ctx -> ctx.get("tenant"))
+ *             .gate(Gate.throttle(100, Duration.ofMinutes(1)))
+ *             .gate(Gate.concurrency(5))
  *             .build();
  * }
  * }</pre>
@@ -36,6 +44,11 @@ public final class Policy {
     private final ContextFunction context;
     private final PartitionFunction partitionBy;
     private final Integer admissionBatchSize;
+    private final List<DeclaredGate> gates;
+    private final Duration fairnessHalfLife;
+    private final boolean fairnessDisabled;
+    private final Integer tickAdmissionBudget;
+    private final RetryStrategy retryStrategy;
 
     private Policy(Builder b) {
         this.name = b.name;
@@ -43,6 +56,11 @@ public final class Policy {
         this.context = b.context;
         this.partitionBy = b.partitionBy;
         this.admissionBatchSize = b.admissionBatchSize;
+        this.gates = List.copyOf(b.gates);
+        this.fairnessHalfLife = b.fairnessHalfLife;
+        this.fairnessDisabled = b.fairnessDisabled;
+        this.tickAdmissionBudget = b.tickAdmissionBudget;
+        this.retryStrategy = b.retryStrategy;
     }
 
     public static Builder named(String name) {
@@ -61,6 +79,30 @@ public final class Policy {
     /** Per-policy override of {@code dispatch.admission-batch-size}. */
     public OptionalInt admissionBatchSize() {
         return admissionBatchSize == null ? OptionalInt.empty() : OptionalInt.of(admissionBatchSize);
+    }
+
+    /** Gates in declared order, with their ids. */
+    public List<DeclaredGate> gates() {
+        return gates;
+    }
+
+    /** Per-policy fairness half-life; empty means the global setting. */
+    public Optional<Duration> fairnessHalfLife() {
+        return Optional.ofNullable(fairnessHalfLife);
+    }
+
+    /** True when this policy's partitions are processed in claim order, without the EWMA reorder. */
+    public boolean fairnessDisabled() {
+        return fairnessDisabled;
+    }
+
+    /** Per-policy admissions per tick; empty means the global {@code dispatch.tick-admission-budget}. */
+    public OptionalInt tickAdmissionBudget() {
+        return tickAdmissionBudget == null ? OptionalInt.empty() : OptionalInt.of(tickAdmissionBudget);
+    }
+
+    public RetryStrategy retryStrategy() {
+        return retryStrategy;
     }
 
     public ContextFunction contextFunction() {
@@ -88,6 +130,13 @@ public final class Policy {
         private ContextFunction context = Builder::allParameters;
         private PartitionFunction partitionBy;
         private Integer admissionBatchSize;
+        private final List<DeclaredGate> gates = new ArrayList<>();
+        private final Map<String, Integer> gatesPerType = new HashMap<>();
+        private final Set<String> gateIds = new HashSet<>();
+        private Duration fairnessHalfLife;
+        private boolean fairnessDisabled;
+        private Integer tickAdmissionBudget;
+        private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
 
         private Builder(String name) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -126,6 +175,49 @@ public final class Policy {
                 throw new PolicyDeclarationException("Policy '" + name + "': admissionBatchSize must be >= 1, was " + size);
             }
             this.admissionBatchSize = size;
+            return this;
+        }
+
+        /** Adds a gate; gates run in the order they are added. */
+        public Builder gate(Gate gate) {
+            Objects.requireNonNull(gate, "gate");
+            int nth = gatesPerType.merge(gate.type(), 1, Integer::sum);
+            String id = gate.name() != null ? gate.name() : nth == 1 ? gate.type() : gate.type() + "-" + nth;
+            if (!NAME.matcher(id).matches() || !gateIds.add(id)) {
+                throw new PolicyDeclarationException("Policy '" + name + "': gate id '" + id + "' is invalid or used twice");
+            }
+            gates.add(new DeclaredGate(id, gate));
+            return this;
+        }
+
+        /** Half-life of the decayed-admits average that orders this policy's partitions (default: global). */
+        public Builder fairness(Duration halfLife) {
+            if (halfLife == null || halfLife.isNegative() || halfLife.isZero()) {
+                throw new PolicyDeclarationException("Policy '" + name + "': fairness half-life must be positive");
+            }
+            this.fairnessHalfLife = halfLife;
+            this.fairnessDisabled = false;
+            return this;
+        }
+
+        /** Processes this policy's partitions in claim order (least recently checked first). */
+        public Builder noFairness() {
+            this.fairnessHalfLife = null;
+            this.fairnessDisabled = true;
+            return this;
+        }
+
+        /** At most this many admissions per tick across this policy's partitions, shared fairly. */
+        public Builder tickAdmissionBudget(int budget) {
+            if (budget < 1) {
+                throw new PolicyDeclarationException("Policy '" + name + "': tickAdmissionBudget must be >= 1, was " + budget);
+            }
+            this.tickAdmissionBudget = budget;
+            return this;
+        }
+
+        public Builder retryStrategy(RetryStrategy strategy) {
+            this.retryStrategy = Objects.requireNonNull(strategy, "strategy");
             return this;
         }
 

@@ -7,9 +7,11 @@ import java.time.Instant;
  *
  * @param submissionId the id the submitter holds
  * @param jobName      job XML name without {@code .xml}
- * @param parameters   its parameters
+ * @param parameters   its parameters (for a restart: the restart parameters)
  * @param submittedBy  the caller's user name, recorded by JBeret as the execution's user; may be null
  * @param stagedAt     when it was staged
+ * @param restartOf    for a restart, the FAILED or STOPPED execution to restart; else null
  */
-public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt) {
+public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
+                        Long restartOf) {
 }

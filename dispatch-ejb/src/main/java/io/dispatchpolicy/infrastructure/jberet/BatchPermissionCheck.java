@@ -28,22 +28,24 @@ public class BatchPermissionCheck {
     private volatile Reflection reflection;
 
     /**
-     * Refuses the caller when it lacks the start permission.
+     * Refuses the caller when it lacks {@code BatchPermission(action)} ({@code start} or {@code restart}).
      *
      * @return the caller's user name as JBeret would record it, or null when anonymous or unsecured
      */
-    public String authorizeStart() {
+    public String authorize(String action) {
         BatchEnvironment env = runtime.environment();
         Reflection r = reflection(env);
         if (r == null) {
             return null;
         }
         try {
-            Object identity = r.getIdentity.invoke(env);
-            if (identity != null && !(Boolean) r.implies.invoke(identity, r.startPermission)) {
-                throw new JobSecurityException("The caller is not allowed to start batch jobs (BatchPermission start)");
+            Object identity = r.getIdentity().invoke(env);
+            Permission permission = (Permission) r.forName().invoke(null, action);
+            if (identity != null && !(Boolean) r.implies().invoke(identity, permission)) {
+                throw new JobSecurityException("The caller is not allowed to " + action + " batch jobs (BatchPermission "
+                        + action + ")");
             }
-            return (String) r.getCurrentUserName.invoke(env);
+            return (String) r.getCurrentUserName().invoke(env);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot check BatchPermission on " + env.getClass().getName(), e);
         }
@@ -55,10 +57,10 @@ public class BatchPermissionCheck {
             r = Reflection.of(env);
             reflection = r;
         }
-        return r.getIdentity == null ? null : r;
+        return r.getIdentity() == null ? null : r;
     }
 
-    private record Reflection(Method getIdentity, Method getCurrentUserName, Method implies, Permission startPermission) {
+    private record Reflection(Method getIdentity, Method getCurrentUserName, Method implies, Method forName) {
         static Reflection of(BatchEnvironment env) {
             try {
                 Method getIdentity = env.getClass().getMethod("getIdentity");
@@ -66,9 +68,9 @@ public class BatchPermissionCheck {
                 Method getUser = env.getClass().getMethod("getCurrentUserName");
                 getUser.setAccessible(true);
                 Class<?> permissionClass = Class.forName(BATCH_PERMISSION, true, env.getClass().getClassLoader());
-                Permission start = (Permission) permissionClass.getMethod("forName", String.class).invoke(null, "start");
+                Method forName = permissionClass.getMethod("forName", String.class);
                 Method implies = getIdentity.getReturnType().getMethod("implies", Permission.class);
-                return new Reflection(getIdentity, getUser, implies, start);
+                return new Reflection(getIdentity, getUser, implies, forName);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 // Not WildFly's security-aware environment: there is nothing to check.
                 return new Reflection(null, null, null, null);

@@ -1,7 +1,8 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import jakarta.annotation.Resource;
+import jakarta.batch.operations.JobRestartException;
+import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,13 +21,14 @@ import org.jberet.spi.BatchEnvironment;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Creates JBeret job executions inside the current JTA transaction, the way
- * {@code AbstractJobOperator.start} does but without suspending the transaction: JBeret's JDBC
- * repository then writes JOB_INSTANCE and JOB_EXECUTION on the connection the transaction already
- * enlisted, so they commit or roll back with the staging and admission rows. The runner is handed to
- * JBeret only after commit ({@link LaunchOnCommit}).
+ * {@code AbstractJobOperator.start} and {@code restart} do but without suspending the transaction:
+ * JBeret's JDBC repository then writes JOB_INSTANCE and JOB_EXECUTION on the connection the
+ * transaction already enlisted, so they commit or roll back with the staging and admission rows. The
+ * runner is handed to JBeret only after commit ({@link LaunchOnCommit}).
  */
 @ApplicationScoped
 public class ExecutionFactory {
@@ -37,7 +39,7 @@ public class ExecutionFactory {
     JobRuntime runtime;
 
     @Inject
-    InflightRepository inflight;
+    RunnerLifecycle lifecycle;
 
     @Resource
     TransactionSynchronizationRegistry transactions;
@@ -52,18 +54,90 @@ public class ExecutionFactory {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
-        Job job = launch.job(jobName, name -> {
-            Job loaded = runtime.loadJob(name);
-            repository.addJob(new ApplicationAndJobName(env.getApplicationName(), loaded.getId()), loaded);
-            return loaded;
-        });
+        Job job = launch.job(jobName, name -> register(env, runtime.loadJob(name)));
         JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
         launch.instanceCreated(instance.getInstanceId());
         JobExecutionImpl execution = repository.createJobExecution(instance, parameters);
         launch.executionCreated(execution.getExecutionId());
         execution.setUser(user);
-        launch.launch(task(env, repository, execution, node));
+        launch.launch(task(env, repository, execution, null, node));
         return execution.getExecutionId();
+    }
+
+    /**
+     * Creates the next execution of a FAILED or STOPPED execution's job instance, as
+     * {@code JobOperator.restart} does: its parameters are the original's overlaid with
+     * {@code restartParameters}, and it resumes from the original's restart point (a chunk step from
+     * its last checkpoint).
+     *
+     * @param mostRecent the id of the latest execution of the original's job instance, from the database
+     * @return the new execution id
+     * @throws JobRestartException when the original cannot be restarted
+     */
+    public long restart(long originalId, Properties restartParameters, String user, UUID node, LongUnaryOperator mostRecent) {
+        LaunchOnCommit launch = launchForThisTransaction();
+        BatchEnvironment env = launch.environment();
+        JobRepository repository = env.getJobRepository();
+        JobExecutionImpl original = (JobExecutionImpl) repository.getJobExecution(originalId);
+        if (original == null) {
+            throw new NoSuchJobExecutionException("No job execution " + originalId + " to restart");
+        }
+        BatchStatus status = original.getBatchStatus();
+        if (status != BatchStatus.FAILED && status != BatchStatus.STOPPED) {
+            throw new JobRestartException("Execution " + originalId + " is " + status + "; only FAILED or STOPPED restart");
+        }
+        if (Job.UNRESTARTABLE.equals(original.getRestartPosition())) {
+            throw new JobRestartException("Execution " + originalId + " belongs to a job declared restartable=false");
+        }
+        JobInstanceImpl instance = original.getJobInstance();
+        long latest = mostRecent.applyAsLong(instance.getInstanceId());
+        if (latest != originalId) {
+            throw new JobRestartException("Execution " + originalId + " is not the latest of its job instance (" + latest + " is)");
+        }
+        Properties previous = Optional.ofNullable(original.getJobParameters()).orElseGet(Properties::new);
+        String jobXml = previous.getProperty(Job.JOB_XML_NAME, instance.getJobName());
+        if (instance.getUnsubstitutedJob() == null) {
+            instance.setUnsubstitutedJob(launch.job(jobXml, name -> register(env, runtime.loadJob(name))));
+        }
+        Properties combined = new Properties();
+        previous.stringPropertyNames().forEach(k -> combined.setProperty(k, previous.getProperty(k)));
+        combined.remove(Job.JOB_XML_NAME);
+        restartParameters.stringPropertyNames().forEach(k -> combined.setProperty(k, restartParameters.getProperty(k)));
+        JobExecutionImpl restarted = repository.createJobExecution(instance, combined);
+        launch.executionCreated(restarted.getExecutionId());
+        restarted.setUser(user);
+        launch.launch(task(env, repository, restarted, original, node));
+        return restarted.getExecutionId();
+    }
+
+    /** An execution whose node died: the status it had, and the user it ran for. */
+    public record Abandoned(BatchStatus was, String user) {
+        /** True when it was still running, so it was failed now and should be restarted. */
+        public boolean interrupted() {
+            return was == BatchStatus.STARTING || was == BatchStatus.STARTED || was == BatchStatus.STOPPING;
+        }
+    }
+
+    /**
+     * Marks an execution whose node died FAILED, in the current transaction, unless it already ended.
+     *
+     * @return what it was; null when JBeret has no such execution
+     */
+    public Abandoned failAbandoned(long executionId, String reason) {
+        LaunchOnCommit launch = launchForThisTransaction();
+        JobRepository repository = launch.environment().getJobRepository();
+        JobExecutionImpl execution = (JobExecutionImpl) repository.getJobExecution(executionId);
+        if (execution == null) {
+            return null;
+        }
+        Abandoned abandoned = new Abandoned(execution.getBatchStatus(), execution.getUser());
+        if (abandoned.interrupted()) {
+            launch.executionTouched(executionId);
+            execution.setBatchStatus(BatchStatus.FAILED);
+            execution.setExitStatus(reason);
+            repository.updateJobExecution(execution, true, false);
+        }
+        return abandoned;
     }
 
     /**
@@ -89,14 +163,20 @@ public class ExecutionFactory {
         JobExecutionImpl resumed = new JobExecutionImpl(instance, stored.getJobParameters());
         resumed.setId(executionId);
         resumed.setUser(stored.getUser());
-        launch.launch(task(env, repository, resumed, node));
+        launch.launch(task(env, repository, resumed, null, node));
         return true;
     }
 
-    private TrackedJobTask task(BatchEnvironment env, JobRepository repository, JobExecutionImpl execution, UUID node) {
-        JobContextImpl context = new JobContextImpl(execution, null,
+    private static Job register(BatchEnvironment env, Job job) {
+        env.getJobRepository().addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
+        return job;
+    }
+
+    private TrackedJobTask task(BatchEnvironment env, JobRepository repository, JobExecutionImpl execution,
+                                JobExecutionImpl restartOf, UUID node) {
+        JobContextImpl context = new JobContextImpl(execution, restartOf,
                 new ArtifactFactoryWrapper(env.getArtifactFactory()), repository, env);
-        return new TrackedJobTask(new JobExecutionRunner(context), execution.getExecutionId(), node, inflight);
+        return new TrackedJobTask(new JobExecutionRunner(context), execution, node, lifecycle);
     }
 
     private LaunchOnCommit launchForThisTransaction() {

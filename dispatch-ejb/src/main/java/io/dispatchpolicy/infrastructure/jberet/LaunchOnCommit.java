@@ -59,6 +59,11 @@ final class LaunchOnCommit implements Synchronization {
         createdExecutions.add(executionId);
     }
 
+    /** An existing execution this transaction changed through JBeret's cache; evicted on rollback. */
+    void executionTouched(long executionId) {
+        createdExecutions.add(executionId);
+    }
+
     void launch(TrackedJobTask task) {
         tasks.add(task);
     }

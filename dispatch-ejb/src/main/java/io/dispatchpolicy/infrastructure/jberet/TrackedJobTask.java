@@ -1,6 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
+import org.jberet.runtime.JobExecutionImpl;
 import org.jberet.spi.JobTask;
 
 import java.util.UUID;
@@ -17,19 +17,19 @@ final class TrackedJobTask implements JobTask {
     private static final Logger LOG = Logger.getLogger(TrackedJobTask.class.getName());
 
     private final JobTask runner;
-    private final long executionId;
+    private final JobExecutionImpl execution;
     private final UUID node;
-    private final InflightRepository inflight;
+    private final RunnerLifecycle lifecycle;
 
-    TrackedJobTask(JobTask runner, long executionId, UUID node, InflightRepository inflight) {
+    TrackedJobTask(JobTask runner, JobExecutionImpl execution, UUID node, RunnerLifecycle lifecycle) {
         this.runner = runner;
-        this.executionId = executionId;
+        this.execution = execution;
         this.node = node;
-        this.inflight = inflight;
+        this.lifecycle = lifecycle;
     }
 
     long executionId() {
-        return executionId;
+        return execution.getExecutionId();
     }
 
     @Override
@@ -39,25 +39,27 @@ final class TrackedJobTask implements JobTask {
 
     @Override
     public void run() {
+        long id = executionId();
         boolean mine;
         try {
-            mine = inflight.started(executionId, node);
+            mine = lifecycle.starting(id, node);
         } catch (RuntimeException e) {
-            // Without the mark another node could start it too; recovery will adopt the row instead.
-            LOG.log(Level.SEVERE, e, () -> "Could not mark execution " + executionId + " started; not running it here");
+            // Without the mark another node could start it too; recovery adopts the row instead.
+            LOG.log(Level.SEVERE, e, () -> "Could not mark execution " + id + " started; not running it here");
             return;
         }
         if (!mine) {
-            LOG.info(() -> "Execution " + executionId + " belongs to another node or already started; not running it here");
+            LOG.info(() -> "Execution " + id + " belongs to another node or already started; not running it here");
             return;
         }
         try {
             runner.run();
         } finally {
             try {
-                inflight.finished(executionId);
+                lifecycle.finished(id, execution.getBatchStatus());
             } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, e, () -> "Could not release the in-flight row of execution " + executionId);
+                LOG.log(Level.SEVERE, e, () -> "Could not release the in-flight row of execution " + id
+                        + "; it is released when this node's heartbeat goes stale");
             }
         }
     }

@@ -16,21 +16,29 @@ import java.util.UUID;
 @ApplicationScoped
 public class AdmissionRepository {
 
-    // One round trip per admitted partition: the submission-to-execution rows, the in-flight rows
-    // owned by this node, and the partition's counters.
+    // One round trip per admitted partition: the submission-to-execution rows (a restart after a crash
+    // keeps its submission id and moves it to the new execution), the in-flight rows owned by this node,
+    // and the partition's counters, gate state and decayed admits.
     private static final String RECORD = """
             WITH batch AS (
                 SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS b(submission_id, execution_id)),
             adm AS (
                 INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at)
-                SELECT submission_id, execution_id, ?, clock_timestamp() FROM batch),
+                SELECT submission_id, execution_id, ?, clock_timestamp() FROM batch
+                ON CONFLICT (submission_id) DO UPDATE
+                   SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at)
                 SELECT execution_id, submission_id, ?, ?, clock_timestamp() FROM batch)
             UPDATE dispatch.partitions
                SET pending_count = pending_count - ?,
                    total_admitted = total_admitted + ?,
-                   last_admitted_at = clock_timestamp()
+                   last_admitted_at = clock_timestamp(),
+                   gate_state = coalesce(?::jsonb, gate_state),
+                   decayed_admits = coalesce(?, decayed_admits),
+                   decayed_admits_at = coalesce(to_timestamp(? / 1000.0), decayed_admits_at),
+                   next_eligible_at = NULL,
+                   last_deny_reason = NULL
              WHERE id = ?
             """;
 
@@ -43,7 +51,16 @@ public class AdmissionRepository {
     @Inject
     Jdbc jdbc;
 
-    public void record(long partitionId, UUID nodeId, List<Admitted> admitted) {
+    /**
+     * Records the jobs admitted from a partition.
+     *
+     * @param pendingTaken  how many of them came out of the partition's pending count (a bypass restart
+     *                      never was pending)
+     * @param gateStateJson the charged gate state, or null to leave it (a bypass restart passes no gate)
+     * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
+     */
+    public void record(long partitionId, UUID nodeId, List<Admitted> admitted, int pendingTaken, String gateStateJson,
+                       Double decayedAdmits, long nowMillis) {
         List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
         List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
         jdbc.update(RECORD, (c, st) -> {
@@ -52,9 +69,12 @@ public class AdmissionRepository {
             st.setLong(3, partitionId);
             st.setLong(4, partitionId);
             st.setObject(5, nodeId);
-            st.setInt(6, admitted.size());
+            st.setInt(6, pendingTaken);
             st.setInt(7, admitted.size());
-            st.setLong(8, partitionId);
+            st.setString(8, gateStateJson);
+            st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
+            st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
+            st.setLong(11, partitionId);
         });
     }
 

@@ -5,11 +5,16 @@ import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
-/** The life of an in-flight row after admission: started, finished, or taken over for recovery. */
+/** In-flight rows after admission: counted by gates, started, finished, or taken over from dead nodes. */
 @ApplicationScoped
 public class InflightRepository {
+
+    private static final String COUNT = """
+            SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?
+            """;
 
     // Conditional on ownership: if recovery moved the row to another node, this runner must not run.
     // The row lock serialises it with ADOPT_UNSTARTED, so exactly one runner ever starts an execution.
@@ -18,14 +23,21 @@ public class InflightRepository {
              WHERE execution_id = ? AND node_id = ? AND started_at IS NULL
             """;
 
+    // Frees the slot and returns what the adaptive feedback needs: the partition, its policy and
+    // context, and the queue lag (admission to start) in milliseconds.
     private static final String FINISHED = """
-            DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
+            WITH gone AS (
+                DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
+                RETURNING partition_id, admitted_at, started_at)
+            SELECT gone.partition_id, p.policy_name, p.context::text,
+                   extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000
+              FROM gone LEFT JOIN dispatch.partitions p ON p.id = gone.partition_id
             """;
 
     // Rows never started whose owner is gone: an earlier life of this very node (it restarted, so
-    // nothing it queued survives), or any node whose heartbeat is stale. The UPDATE moves them to
-    // this node under row locks, so exactly one recoverer gets each row; SKIP LOCKED avoids waiting
-    // on a row a runner is marking as started right now.
+    // nothing it queued survives), a node that stopped, or one whose heartbeat is stale. The UPDATE
+    // moves them to this node under row locks, so exactly one recoverer gets each row; SKIP LOCKED
+    // avoids waiting on a row a runner is marking as started right now.
     private static final String ADOPT_UNSTARTED = """
             UPDATE dispatch.inflight_jobs i
                SET node_id = ?
@@ -43,8 +55,38 @@ public class InflightRepository {
             RETURNING i.execution_id
             """;
 
+    // Rows of jobs that were running on a node that is gone, by the same test: their slots are
+    // released here, in the transaction that also fails and restarts their executions.
+    private static final String RELEASE_STARTED = """
+            DELETE FROM dispatch.inflight_jobs i
+             USING (SELECT j.execution_id
+                      FROM dispatch.inflight_jobs j
+                      JOIN dispatch.nodes n ON n.id = j.node_id
+                     WHERE j.started_at IS NOT NULL
+                       AND j.node_id <> ?
+                       AND (n.node_name = ? OR n.stopped_at IS NOT NULL
+                            OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?))
+                     ORDER BY j.execution_id
+                     LIMIT ?
+                     FOR UPDATE OF j SKIP LOCKED) dead, dispatch.partitions p
+             WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
+            """;
+
+    /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
+    public record Finished(long partitionId, String policyName, String contextJson, double lagMs) {
+    }
+
+    /** A released row of a dead node. */
+    public record Released(long executionId, long submissionId, long partitionId, String policyName) {
+    }
+
     @Inject
     Jdbc jdbc;
+
+    public long count(long partitionId) {
+        return jdbc.query(COUNT, (c, st) -> st.setLong(1, partitionId), rs -> rs.getLong(1)).get(0);
+    }
 
     /** Marks the execution started by {@code node}; false if the row is not this node's to start. */
     public boolean started(long executionId, UUID node) {
@@ -54,8 +96,10 @@ public class InflightRepository {
         }) == 1;
     }
 
-    public void finished(long executionId) {
-        jdbc.update(FINISHED, (c, st) -> st.setLong(1, executionId));
+    /** Deletes the row; empty when it was already gone (released by recovery). */
+    public Optional<Finished> finished(long executionId) {
+        return jdbc.query(FINISHED, (c, st) -> st.setLong(1, executionId),
+                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4))).stream().findFirst();
     }
 
     /** Moves up to {@code limit} orphaned, never-started rows to {@code node}; returns their execution ids. */
@@ -67,5 +111,20 @@ public class InflightRepository {
             st.setDouble(4, staleAfter.toMillis() / 1000.0);
             st.setInt(5, limit);
         }, rs -> rs.getLong(1));
+    }
+
+    /** Deletes up to {@code limit} rows of started jobs of dead nodes and returns them. */
+    public List<Released> releaseStartedOfDeadNodes(UUID node, String nodeName, Duration staleAfter, int limit) {
+        return jdbc.query(RELEASE_STARTED, (c, st) -> {
+            st.setObject(1, node);
+            st.setString(2, nodeName);
+            st.setDouble(3, staleAfter.toMillis() / 1000.0);
+            st.setInt(4, limit);
+        }, rs -> new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4)));
+    }
+
+    /** Deletes the row without feedback (an execution recovery found already ended). */
+    public void forget(long executionId) {
+        jdbc.update("DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?", (c, st) -> st.setLong(1, executionId));
     }
 }

@@ -16,7 +16,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Puts submissions into staging and takes them out for admission.
+ * Puts submissions into staging and takes them out for admission; parks jobs that keep failing to
+ * admit.
  *
  * <p>Staging is two statements whatever the number of jobs: one partition UPSERT and one INSERT, both
  * fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor hits PostgreSQL's
@@ -29,10 +30,12 @@ public class StagingRepository {
     static final int CHUNK = 10_000;
 
     // Keys arrive sorted, so concurrent bulk stagers lock partition rows in the same order (no deadlock).
-    // Every enqueue refreshes the partition's stored context: gates read the newest one.
+    // Every enqueue refreshes the partition's stored context: gates read the newest one. A partition
+    // created while its policy is paused is born paused.
     private static final String UPSERT_PARTITIONS = """
-            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count)
-            SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n
+            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count, paused)
+            SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n,
+                   EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
               FROM unnest(?::text[], ?::text[], ?::int[]) WITH ORDINALITY AS t(k, c, n, ord)
              ORDER BY t.ord
             ON CONFLICT (policy_name, partition_key) DO UPDATE
@@ -45,27 +48,53 @@ public class StagingRepository {
     // ids come from the sequence in the order rows are inserted; RETURNING is sorted back by id.
     private static final String INSERT_STAGED = """
             WITH ins AS (
-                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at)
-                SELECT t.p, ?, t.j::jsonb, ?, clock_timestamp()
-                  FROM unnest(?::bigint[], ?::text[]) WITH ORDINALITY AS t(p, j, ord)
+                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
+                SELECT t.p, ?, t.j::jsonb, ?, clock_timestamp(), t.r
+                  FROM unnest(?::bigint[], ?::text[], ?::bigint[]) WITH ORDINALITY AS t(p, j, r, ord)
                  ORDER BY t.ord
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
+            """;
+
+    // A restart after a crash keeps the submission id it runs for; its partition already exists.
+    private static final String RESTAGE = """
+            WITH ins AS (
+                INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
+                VALUES (?, ?, ?, '{}'::jsonb, ?, clock_timestamp(), ?))
+            UPDATE dispatch.partitions SET pending_count = pending_count + 1 WHERE id = ?
             """;
 
     // The oldest jobs of one partition. SKIP LOCKED: a row another transaction is taking is not waited for.
     private static final String TAKE = """
             DELETE FROM dispatch.staged_jobs
              WHERE id IN (SELECT id FROM dispatch.staged_jobs
-                           WHERE partition_id = ?
+                           WHERE partition_id = ? AND parked_at IS NULL
                            ORDER BY id
                            LIMIT ?
                            FOR UPDATE SKIP LOCKED)
-            RETURNING id, job_name, job_parameters::text, submitted_by, staged_at
+            RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of
             """;
 
     private static final String FIND = """
-            SELECT id, job_name, job_parameters::text, submitted_by, staged_at FROM dispatch.staged_jobs WHERE id = ?
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of
+              FROM dispatch.staged_jobs WHERE id = ?
+            """;
+
+    // One more failed admission; at the limit the job is parked: out of the partition's pending count
+    // (so the rest of the partition flows and the claim stops returning to it) but kept, with its error.
+    private static final String FAILED_ATTEMPT = """
+            WITH job AS (
+                UPDATE dispatch.staged_jobs
+                   SET admit_attempts = admit_attempts + 1,
+                       last_error = left(?, 2000),
+                       parked_at = CASE WHEN admit_attempts + 1 >= ? THEN clock_timestamp() END
+                 WHERE id = ? AND parked_at IS NULL
+                RETURNING partition_id, parked_at IS NOT NULL AS parked)
+            UPDATE dispatch.partitions p
+               SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1
+              FROM job
+             WHERE p.id = job.partition_id AND job.parked
+            RETURNING p.id
             """;
 
     @Inject
@@ -74,12 +103,15 @@ public class StagingRepository {
     /**
      * Stages submissions of one job for one policy, in the caller's transaction.
      *
+     * @param restartOf for restarts, the execution each submission restarts (same order); else null
      * @return submission ids in the order of {@code submissions}
      */
-    public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions) {
+    public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
+                        List<Long> restartOf) {
         long[] ids = new long[submissions.size()];
         for (int from = 0; from < submissions.size(); from += CHUNK) {
-            List<Submission> chunk = submissions.subList(from, Math.min(from + CHUNK, submissions.size()));
+            int to = Math.min(from + CHUNK, submissions.size());
+            List<Submission> chunk = submissions.subList(from, to);
             Map<String, Long> partitionIds = upsertPartitions(policyName, chunk);
             List<Long> partitionColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
@@ -87,11 +119,14 @@ public class StagingRepository {
                 partitionColumn.add(partitionIds.get(s.partitionKey()));
                 parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
             }
+            List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
+                    : restartOf.subList(from, to);
             List<Long> chunkIds = jdbc.query(INSERT_STAGED, (c, st) -> {
                 st.setString(1, jobName);
                 st.setString(2, submittedBy);
                 st.setArray(3, Jdbc.longs(c, partitionColumn));
                 st.setArray(4, Jdbc.texts(c, parameterColumn));
+                st.setArray(5, Jdbc.longs(c, restartColumn));
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
@@ -114,23 +149,30 @@ public class StagingRepository {
         Map<String, Long> ids = new HashMap<>();
         jdbc.query(UPSERT_PARTITIONS, (c, st) -> {
             st.setString(1, policyName);
-            st.setArray(2, Jdbc.texts(c, keys));
-            st.setArray(3, Jdbc.texts(c, contexts));
-            st.setArray(4, Jdbc.ints(c, counts));
+            st.setString(2, policyName);
+            st.setArray(3, Jdbc.texts(c, keys));
+            st.setArray(4, Jdbc.texts(c, contexts));
+            st.setArray(5, Jdbc.ints(c, counts));
         }, rs -> ids.put(rs.getString(2), rs.getLong(1)));
         return ids;
+    }
+
+    /** Stages the restart of an execution whose node died, under the submission id it ran for. */
+    public void restage(long submissionId, long partitionId, String jobName, String submittedBy, long restartOf) {
+        jdbc.update(RESTAGE, (c, st) -> {
+            st.setLong(1, submissionId);
+            st.setLong(2, partitionId);
+            st.setString(3, jobName);
+            st.setString(4, submittedBy);
+            st.setLong(5, restartOf);
+            st.setLong(6, partitionId);
+        });
     }
 
     /** The staged job with this submission id, if it is still staged. */
     public Optional<StagedJob> find(long submissionId) {
         return jdbc.query(FIND, (c, st) -> st.setLong(1, submissionId), StagingRepository::stagedJob)
                 .stream().findFirst();
-    }
-
-    private static StagedJob stagedJob(ResultSet rs) throws SQLException {
-        return new StagedJob(rs.getLong(1), rs.getString(2),
-                JobParameters.trusted(JsonCodec.readStrings(rs.getString(3))),
-                rs.getString(4), rs.getTimestamp(5).toInstant());
     }
 
     /** Removes and returns up to {@code limit} of the partition's oldest staged jobs, oldest first. */
@@ -141,5 +183,20 @@ public class StagingRepository {
         }, StagingRepository::stagedJob));
         jobs.sort((a, b) -> Long.compare(a.submissionId(), b.submissionId()));
         return jobs;
+    }
+
+    /** Counts a failed admission of a staged job; @return true when that parked it. */
+    public boolean failedAttempt(long submissionId, String error, int maxAttempts) {
+        return !jdbc.query(FAILED_ATTEMPT, (c, st) -> {
+            st.setString(1, error);
+            st.setInt(2, maxAttempts);
+            st.setLong(3, submissionId);
+        }, rs -> rs.getLong(1)).isEmpty();
+    }
+
+    private static StagedJob stagedJob(ResultSet rs) throws SQLException {
+        return new StagedJob(rs.getLong(1), rs.getString(2),
+                JobParameters.trusted(JsonCodec.readStrings(rs.getString(3))),
+                rs.getString(4), rs.getTimestamp(5).toInstant(), rs.getObject(6, Long.class));
     }
 }

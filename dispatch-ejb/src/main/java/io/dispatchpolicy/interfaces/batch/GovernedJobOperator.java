@@ -45,6 +45,7 @@ public class GovernedJobOperator implements JobOperator {
     }
 
     @Override
+    @PolicyGoverned
     public long restart(long executionId, Properties restartParameters) {
         return jberet().restart(admitted(executionId), restartParameters);
     }

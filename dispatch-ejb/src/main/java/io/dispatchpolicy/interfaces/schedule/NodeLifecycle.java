@@ -2,6 +2,7 @@ package io.dispatchpolicy.interfaces.schedule;
 
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.RecoveryService;
+import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.persistence.NodeRepository;
@@ -24,9 +25,9 @@ import java.util.logging.Logger;
 
 /**
  * Boots the engine on this node: validates settings and policies (a mistake fails the deployment),
- * registers the node, then heartbeats and runs recovery on timers. The first recovery runs a second
- * after boot, which is when a restarted node starts the executions its earlier life admitted but
- * never handed to JBeret.
+ * registers the node, then heartbeats, runs recovery and sweeps on timers. The first recovery runs a
+ * second after boot: that is when a restarted node takes back what its earlier life left — executions
+ * admitted but never handed to JBeret are started, jobs that were running are failed and restarted.
  */
 @Singleton
 @Startup
@@ -37,6 +38,7 @@ public class NodeLifecycle {
     private static final Logger LOG = Logger.getLogger(NodeLifecycle.class.getName());
     private static final String HEARTBEAT = "dispatch heartbeat";
     private static final String RECOVERY = "dispatch recovery";
+    private static final String SWEEP = "dispatch sweep";
 
     @Inject
     DispatchSettings settings;
@@ -53,17 +55,23 @@ public class NodeLifecycle {
     @Inject
     RecoveryService recovery;
 
+    @Inject
+    Sweeper sweeper;
+
     @Resource
     TimerService timers;
 
     @PostConstruct
     void start() {
         settings.validate();
+        policies.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
         nodes.register(node.id(), node.name());
         long heartbeat = settings.heartbeatInterval().toMillis();
         timers.createIntervalTimer(heartbeat, heartbeat, new TimerConfig(HEARTBEAT, false));
         timers.createIntervalTimer(1_000, settings.recoveryInterval().toMillis(), new TimerConfig(RECOVERY, false));
+        long sweep = settings.sweepInterval().toMillis();
+        timers.createIntervalTimer(sweep, sweep, new TimerConfig(SWEEP, false));
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
     }
 
@@ -74,7 +82,14 @@ public class NodeLifecycle {
                 nodes.heartbeat(node.id());
             } else if (RECOVERY.equals(timer.getInfo())) {
                 while (recovery.recoverUnstarted() > 0) {
-                    // keep going while whole batches are adopted
+                    // keep going while rows are adopted
+                }
+                while (recovery.releaseDeadNodesJobs() > 0) {
+                    // keep going while rows are released
+                }
+            } else if (SWEEP.equals(timer.getInfo())) {
+                while (sweeper.sweep() > 0) {
+                    // keep going while there is something to delete
                 }
             }
         } catch (RuntimeException e) {

@@ -1,0 +1,70 @@
+package io.dispatchpolicy.application;
+
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
+import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
+import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import jakarta.batch.runtime.BatchStatus;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * In-flight tracking at the exact start and end of each admitted execution: the start mark (the
+ * exactly-once latch and the queue lag) and, at the end, one short transaction that frees the slot and
+ * feeds the lag and outcome to the partition's adaptive gates.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class DefaultInflightTracker implements RunnerLifecycle {
+
+    private static final Logger LOG = Logger.getLogger(DefaultInflightTracker.class.getName());
+
+    @Inject
+    InflightRepository inflight;
+
+    @Inject
+    AdaptiveRepository adaptive;
+
+    @Inject
+    PolicyRegistry policies;
+
+    @Override
+    public boolean starting(long executionId, UUID node) {
+        return inflight.started(executionId, node);
+    }
+
+    @Override
+    public void finished(long executionId, BatchStatus status) {
+        Optional<InflightRepository.Finished> row = inflight.finished(executionId);
+        if (row.isEmpty()) {
+            return;
+        }
+        InflightRepository.Finished f = row.get();
+        if (f.policyName() == null || policies.named(f.policyName()).isEmpty()) {
+            return;
+        }
+        EffectivePolicy policy = policies.effective(f.policyName());
+        if (policy.adaptiveGateIds().isEmpty()) {
+            return;
+        }
+        Map<String, Object> context = JsonCodec.readScalars(f.contextJson());
+        boolean failed = status == BatchStatus.FAILED;
+        for (String gateId : policy.adaptiveGateIds()) {
+            try {
+                AdaptiveCap.Params params = policy.adaptiveParams(gateId, context);
+                adaptive.update(f.partitionId(), gateId, s -> AdaptiveCap.observe(s, params, f.lagMs(), failed));
+            } catch (GateParameterException e) {
+                LOG.log(Level.WARNING, "No adaptive feedback for execution " + executionId + ": " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.dispatchpolicy.application;
+
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Param;
+import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.RetryStrategy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A policy with its {@code dispatch.policy.<name>.*} overrides applied, as read for one tick
+ * iteration: what the tick and admission actually use.
+ *
+ * @param gateOverrides constant parameter values by gate id and parameter name, replacing the declared ones
+ */
+public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
+                              Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy,
+                              Map<String, Map<String, Double>> gateOverrides) {
+
+    /** Parameter names per gate type, as used in {@code dispatch.policy.<p>.gate.<id>.<param>}. */
+    public static final Map<String, List<String>> GATE_PARAMS = Map.of(
+            "throttle", List.of("rate", "per"),
+            "concurrency", List.of("max", "full-backoff"),
+            "adaptive-concurrency", List.of("initial-max", "target-lag-ms", "min", "max"));
+
+    public String name() {
+        return policy.name();
+    }
+
+    /** True when a gate needs the partition's in-flight count. */
+    public boolean countsInFlight() {
+        return policy.gates().stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle));
+    }
+
+    public List<String> adaptiveGateIds() {
+        return policy.gates().stream().filter(g -> g.gate() instanceof Gate.AdaptiveConcurrency)
+                .map(DeclaredGate::id).toList();
+    }
+
+    /**
+     * The gates with every parameter evaluated against the partition's context.
+     *
+     * @throws GateParameterException when a value is unusable
+     */
+    public List<ResolvedGate> resolveGates(Map<String, Object> context) {
+        List<ResolvedGate> resolved = new ArrayList<>(policy.gates().size());
+        for (DeclaredGate declared : policy.gates()) {
+            String id = declared.id();
+            Gate gate = declared.gate();
+            if (gate instanceof Gate.Throttle t) {
+                double rate = value(id, "rate", t.rate(), context);
+                double per = positive(id, "per", value(id, "per", t.perSeconds(), context));
+                resolved.add(new ResolvedGate.Throttle(id, rate, per));
+            } else if (gate instanceof Gate.Concurrency c) {
+                long max = (long) Math.floor(value(id, "max", c.max(), context));
+                double backoff = positive(id, "full-backoff", value(id, "full-backoff", c.fullBackoffSeconds(), context));
+                resolved.add(new ResolvedGate.Concurrency(id, max, Duration.ofMillis(Math.round(backoff * 1000))));
+            } else {
+                Gate.AdaptiveConcurrency a = (Gate.AdaptiveConcurrency) gate;
+                resolved.add(new ResolvedGate.Adaptive(id, adaptiveParams(id, a, context)));
+            }
+        }
+        return resolved;
+    }
+
+    /** Parameters of one adaptive gate, for admission and for the feedback after each job. */
+    public AdaptiveCap.Params adaptiveParams(String id, Map<String, Object> context) {
+        return policy.gates().stream().filter(g -> g.id().equals(id)).findFirst()
+                .map(g -> adaptiveParams(id, (Gate.AdaptiveConcurrency) g.gate(), context))
+                .orElseThrow(() -> new GateParameterException("Policy '" + name() + "' has no adaptive gate '" + id + "'"));
+    }
+
+    private AdaptiveCap.Params adaptiveParams(String id, Gate.AdaptiveConcurrency a, Map<String, Object> context) {
+        int initial = atLeastOne(id, "initial-max", value(id, "initial-max", a.initialMax(), context));
+        double target = positive(id, "target-lag-ms", value(id, "target-lag-ms", a.targetLagMs(), context));
+        int min = atLeastOne(id, "min", value(id, "min", a.min(), context));
+        int ceiling = a.max() == null && !overridden(id, "max") ? 0
+                : atLeastOne(id, "max", value(id, "max", a.max(), context));
+        if (ceiling > 0 && ceiling < min) {
+            throw new GateParameterException(where(id, "max") + " (" + ceiling + ") is below min (" + min + ")");
+        }
+        return new AdaptiveCap.Params(initial, target, min, ceiling);
+    }
+
+    private boolean overridden(String gateId, String param) {
+        return gateOverrides.getOrDefault(gateId, Map.of()).containsKey(param);
+    }
+
+    private double value(String gateId, String param, Param declared, Map<String, Object> context) {
+        Double override = gateOverrides.getOrDefault(gateId, Map.of()).get(param);
+        if (override != null) {
+            return override;
+        }
+        if (declared == null) {
+            throw new GateParameterException(where(gateId, param) + " has no value");
+        }
+        double v;
+        try {
+            v = declared.of(context);
+        } catch (RuntimeException e) {
+            throw new GateParameterException(where(gateId, param) + " could not be evaluated: " + e);
+        }
+        if (!Double.isFinite(v)) {
+            throw new GateParameterException(where(gateId, param) + " evaluated to " + v);
+        }
+        return v;
+    }
+
+    private double positive(String gateId, String param, double v) {
+        if (!(v > 0)) {
+            throw new GateParameterException(where(gateId, param) + " must be > 0, was " + v);
+        }
+        return v;
+    }
+
+    private int atLeastOne(String gateId, String param, double v) {
+        if (v < 1) {
+            throw new GateParameterException(where(gateId, param) + " must be >= 1, was " + v);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.floor(v));
+    }
+
+    private String where(String gateId, String param) {
+        return "Policy '" + name() + "' gate '" + gateId + "' parameter '" + param + "'";
+    }
+}

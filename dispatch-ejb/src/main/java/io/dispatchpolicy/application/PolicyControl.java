@@ -1,0 +1,17 @@
+package io.dispatchpolicy.application;
+
+import java.util.Set;
+
+/** Operator actions on whole policies. */
+public interface PolicyControl {
+
+    /**
+     * Holds every partition of the policy, including partitions created after the pause: staging goes
+     * on, admission stops.
+     */
+    void pause(String policyName);
+
+    void resume(String policyName);
+
+    Set<String> pausedPolicies();
+}

@@ -1,0 +1,36 @@
+package io.dispatchpolicy.application;
+
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.persistence.SweepRepository;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+/**
+ * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples past
+ * {@code metrics-retention}, submission records past {@code admission-retention}, partitions empty and
+ * idle past {@code partition-inactive-after} (their gate state with them), and adaptive rows not
+ * updated for as long. One node at a time (an advisory lock); each statement bounded.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class Sweeper {
+
+    @Inject
+    SweepRepository sweep;
+
+    @Inject
+    DispatchSettings settings;
+
+    /** @return rows deleted; 0 also when another node holds the sweep */
+    public int sweep() {
+        if (!sweep.lock()) {
+            return 0;
+        }
+        return sweep.samplesOlderThan(settings.metricsRetention())
+                + sweep.admissionsOlderThan(settings.admissionRetention())
+                + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
+                + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter());
+    }
+}

@@ -1,0 +1,79 @@
+package io.dispatchpolicy.infrastructure.persistence;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+
+/** Deletes what the engine no longer needs; each statement bounded, so one sweep stays short. */
+@ApplicationScoped
+public class SweepRepository {
+
+    /** Rows per statement. */
+    static final int BATCH = 10_000;
+
+    // One node sweeps at a time; the others skip this round.
+    private static final String LOCK = "SELECT pg_try_advisory_xact_lock(7346150342)";
+
+    private static final String SAMPLES = """
+            DELETE FROM dispatch.tick_samples WHERE id IN (
+                SELECT id FROM dispatch.tick_samples WHERE started_at < clock_timestamp() - make_interval(secs => ?)
+                 LIMIT ?)
+            """;
+
+    private static final String ADMISSIONS = """
+            DELETE FROM dispatch.admissions WHERE submission_id IN (
+                SELECT submission_id FROM dispatch.admissions
+                 WHERE admitted_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
+
+    // Idle and empty: nothing staged or parked, nothing in flight, no admission for a long time.
+    // Their gate state and adaptive rows go with them (a later job starts them afresh).
+    private static final String PARTITIONS = """
+            DELETE FROM dispatch.partitions p WHERE p.id IN (
+                SELECT id FROM dispatch.partitions q
+                 WHERE q.pending_count = 0 AND q.parked_count = 0
+                   AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)
+                 LIMIT ?)
+            """;
+
+    private static final String ADAPTIVE = """
+            DELETE FROM dispatch.adaptive_stats a
+             WHERE a.updated_at < clock_timestamp() - make_interval(secs => ?)
+               AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = a.partition_id)
+            """;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** Takes this transaction's sweep lock; false when another node is sweeping. */
+    public boolean lock() {
+        return jdbc.query(LOCK, (c, st) -> { }, rs -> rs.getBoolean(1)).get(0);
+    }
+
+    public int samplesOlderThan(Duration age) {
+        return deleteOlderThan(SAMPLES, age, true);
+    }
+
+    public int admissionsOlderThan(Duration age) {
+        return deleteOlderThan(ADMISSIONS, age, true);
+    }
+
+    public int idlePartitionsOlderThan(Duration age) {
+        return deleteOlderThan(PARTITIONS, age, true);
+    }
+
+    public int adaptiveStatsOlderThan(Duration age) {
+        return deleteOlderThan(ADAPTIVE, age, false);
+    }
+
+    private int deleteOlderThan(String sql, Duration age, boolean limited) {
+        return jdbc.update(sql, (c, st) -> {
+            st.setDouble(1, age.toMillis() / 1000.0);
+            if (limited) {
+                st.setInt(2, BATCH);
+            }
+        });
+    }
+}

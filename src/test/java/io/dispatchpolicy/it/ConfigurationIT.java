@@ -1,0 +1,120 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.application.EffectivePolicy;
+import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.application.Sweeper;
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.config.InvalidSettingException;
+import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.spi.DeclaredGate;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** standalone.xml configuration: a policy declared there, overrides read live, bad values refused by name. */
+class ConfigurationIT extends EngineTest {
+
+    @Inject
+    PolicyRegistry policies;
+
+    @Inject
+    DispatchSettings settings;
+
+    @Inject
+    Sweeper sweeper;
+
+    @Test
+    void aPolicyDeclaredInStandaloneXmlGovernsItsJob() {
+        assertThat(policies.forJob("it-config")).isPresent();
+        assertThat(policies.named("it-config").orElseThrow().gates()).extracting(DeclaredGate::id)
+                .containsExactly("concurrency", "throttle");
+        List<ResolvedGate> gates = policies.effective("it-config").resolveGates(Map.of());
+        assertThat(gates).containsExactly(
+                new ResolvedGate.Concurrency("concurrency", 2, Duration.ofSeconds(1)),
+                new ResolvedGate.Throttle("throttle", 100, 60));
+
+        long[] ids = stage("it-config", "cfg", 5);
+        assertThat(DispatchOperator.isSubmissionId(ids[0])).isTrue();
+        ticks.iterate();
+        assertThat(admitted("it-config", "cfg")).isEqualTo(2);
+    }
+
+    @Test
+    void perPolicyOverridesApplyOnTheNextReadWithoutRedeploy() {
+        set("dispatch.policy.it-config.gate.concurrency.max", "7");
+        set("dispatch.policy.it-throttle.admission-batch-size", "3");
+        set("dispatch.policy.it-throttle.retry-strategy", "bypass");
+        assertThat(policies.effective("it-config").resolveGates(Map.of()).get(0))
+                .isEqualTo(new ResolvedGate.Concurrency("concurrency", 7, Duration.ofSeconds(1)));
+        EffectivePolicy throttle = policies.effective("it-throttle");
+        assertThat(throttle.admissionBatchSize()).isEqualTo(3);
+        assertThat(throttle.retryStrategy().name()).isEqualTo("BYPASS");
+    }
+
+    @Test
+    void invalidValuesAreRefusedWithThePropertysName() {
+        set("dispatch.policy.it-flow.admision-batch-size", "5");
+        assertThatThrownBy(policies::validateSettings).isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining("dispatch.policy.it-flow.admision-batch-size");
+        System.clearProperty("dispatch.policy.it-flow.admision-batch-size");
+
+        set("dispatch.policy.it-throttle.gate.nope.rate", "1");
+        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.it-throttle.gate.nope.rate");
+        System.clearProperty("dispatch.policy.it-throttle.gate.nope.rate");
+
+        set("dispatch.policy.it-throttle.gate.throttle.per", "soon");
+        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.it-throttle.gate.throttle.per");
+        System.clearProperty("dispatch.policy.it-throttle.gate.throttle.per");
+
+        set("dispatch.tick-admission-budget", "-1");
+        assertThatThrownBy(settings::validate).hasMessageContaining("dispatch.tick-admission-budget");
+        System.clearProperty("dispatch.tick-admission-budget");
+
+        set("dispatch.no-such-knob", "1");
+        assertThatThrownBy(settings::validate).hasMessageContaining("dispatch.no-such-knob");
+        System.clearProperty("dispatch.no-such-knob");
+
+        set("dispatch.policy.ghost.admission-batch-size", "1");
+        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.ghost.admission-batch-size");
+        System.clearProperty("dispatch.policy.ghost.admission-batch-size");
+
+        policies.validateSettings();
+        settings.validate();
+    }
+
+    @Test
+    void theSweeperDeletesOldSamplesOldAdmissionsAndIdleEmptyPartitions() {
+        db.update("INSERT INTO dispatch.tick_samples (node_id, started_at, duration_ms, iterations, claimed, admitted, "
+                + "pending, in_flight) VALUES (gen_random_uuid(), now() - interval '3 days', 1, 1, 0, 0, 0, 0)");
+        db.update("INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at) "
+                + "VALUES (-77, -77, 0, now() - interval '30 days')");
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, created_at, last_admitted_at) "
+                + "VALUES ('it-fair', 'long-gone', now() - interval '3 days', now() - interval '2 days')");
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key) VALUES ('it-fair', 'fresh')");
+
+        while (sweeper.sweep() > 0) {
+            // until nothing is left to sweep
+        }
+        assertThat(db.count("SELECT count(*) FROM dispatch.tick_samples WHERE started_at < now() - interval '2 days'")).isZero();
+        assertThat(db.count("SELECT count(*) FROM dispatch.admissions WHERE submission_id = -77")).isZero();
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE partition_key = 'long-gone'")).isZero();
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE partition_key = 'fresh'")).isEqualTo(1);
+    }
+
+    @Test
+    void everyTickWritesOneSampleRow() {
+        long before = db.count("SELECT count(*) FROM dispatch.tick_samples");
+        set("dispatch.tick-max-duration", "0.5");
+        set("dispatch.tick-enabled", "true");
+        await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM dispatch.tick_samples") > before);
+        assertThat(db.strings("SELECT node_id::text FROM dispatch.tick_samples ORDER BY id DESC LIMIT 1")).hasSize(1);
+    }
+}

@@ -1,0 +1,121 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.interfaces.schedule.TickTimer;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Base of the engine's system tests: the node's own tick is stopped ({@code dispatch.tick-enabled},
+ * as an operator would) so each test drives tick iterations itself and counts exactly; settings a
+ * test changes are put back afterwards.
+ */
+abstract class EngineTest extends SystemTest {
+
+    @Inject
+    TickRunner ticks;
+
+    @Inject
+    TickTimer timer;
+
+    @Inject
+    DispatchOperator dispatch;
+
+    private final Map<String, String> changed = new HashMap<>();
+    private final Set<String> touched = new HashSet<>();
+
+    @BeforeEach
+    void stopTheNodesTick() {
+        set("dispatch.tick-enabled", "false");
+        // no tick running, and none starting, for longer than the idle chain's one-second poll
+        await().atMost(Duration.ofSeconds(30)).during(Duration.ofMillis(1_500)).until(() -> !timer.isTicking());
+    }
+
+    @AfterEach
+    void discardWhatIsLeftStaged() {
+        Object[] policies = touched.toArray(new String[0]);
+        db.update("DELETE FROM dispatch.staged_jobs s USING dispatch.partitions p WHERE s.partition_id = p.id "
+                + "AND p.policy_name = ANY(?)", (Object) policies);
+        db.update("UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0 WHERE policy_name = ANY(?)",
+                (Object) policies);
+        touched.clear();
+    }
+
+    @AfterEach
+    void restoreSettings() {
+        changed.forEach((key, value) -> {
+            if (value == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, value);
+            }
+        });
+        changed.clear();
+    }
+
+    /** Changes a setting the way {@code jboss-cli}'s write-attribute does; restored after the test. */
+    void set(String key, String value) {
+        changed.putIfAbsent(key, System.getProperty(key));
+        System.setProperty(key, value);
+    }
+
+    long[] stage(String policyAndJob, String tenant, int count, String... moreParams) {
+        touched.add(policyAndJob);
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Properties p = Params.of(moreParams);
+            p.setProperty("tenant", tenant);
+            jobs.add(p);
+        }
+        return dispatch.submitAll(policyAndJob, jobs);
+    }
+
+    long partitionId(String policy, String key) {
+        return db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?", policy, key);
+    }
+
+    long admitted(String policy, String key) {
+        return db.count("SELECT total_admitted FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?",
+                policy, key);
+    }
+
+    String column(String column, String policy, String key) {
+        List<String> v = db.strings("SELECT " + column + "::text FROM dispatch.partitions WHERE policy_name = ? "
+                + "AND partition_key = ?", policy, key);
+        return v.isEmpty() ? null : v.get(0);
+    }
+
+    /** Seconds until the partition may be claimed again (negative or null when it may be now). */
+    Double secondsUntilEligible(String policy, String key) {
+        List<String> v = db.strings("SELECT extract(epoch FROM next_eligible_at - clock_timestamp())::text "
+                + "FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?", policy, key);
+        return v.isEmpty() || v.get(0) == null ? null : Double.valueOf(v.get(0));
+    }
+
+    /** Fake in-flight rows (negative execution ids) that gates count as running jobs. */
+    void occupySlots(String policy, String key, int count) {
+        long partition = partitionId(policy, key);
+        for (int i = 0; i < count; i++) {
+            db.update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, "
+                    + "started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, "
+                    + "(SELECT id FROM dispatch.nodes ORDER BY started_at DESC LIMIT 1), now(), now())", partition);
+        }
+    }
+
+    void freeSlots(String policy, String key) {
+        db.update("DELETE FROM dispatch.inflight_jobs WHERE execution_id < 0 AND partition_id = ?", partitionId(policy, key));
+    }
+}
