@@ -40,6 +40,8 @@ public final class Database implements AutoCloseable {
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
+                    // stopped by its owner, after WildFly: its own hook would race WildFly's shutdown
+                    .setRegisterShutdownHook(false)
                     .setPort(port)
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "256MB")
