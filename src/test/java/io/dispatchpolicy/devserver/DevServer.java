@@ -37,6 +37,9 @@ public final class DevServer {
                 : "Using the external PostgreSQL at " + db.url());
 
         Path base = prepareBaseDir(jbossHome, runDir.resolve("standalone"), ear);
+        String adminPassword = adminPassword(runDir);
+        ConsoleAccounts.write(base.resolve("configuration"), java.util.Map.of(
+                "admin", new ConsoleAccounts.Account(adminPassword, "dispatch-admin")));
         List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base, "-Ddispatch.demo.enabled=true"));
         command.addAll(List.of(db.serverProperties()));
@@ -56,9 +59,25 @@ public final class DevServer {
         if (awaitUp(url, server, Duration.ofMinutes(3))) {
             System.out.println();
             System.out.println("==> Dispatch Policy is up: " + url + "  (demo jobs are flowing; Ctrl-C stops everything)");
+            System.out.println("==> Log in as admin / " + adminPassword + "  (kept in " + runDir.resolve("admin-password")
+                    + "; JSON summary: curl -u admin:" + adminPassword + " " + url + "api/summary)");
             System.out.println();
         }
         System.exit(server.waitFor());
+    }
+
+    /** The local admin's password: generated once, then kept in the run directory. */
+    private static String adminPassword(Path runDir) throws IOException {
+        Path file = runDir.resolve("admin-password");
+        if (Files.exists(file)) {
+            return Files.readString(file).strip();
+        }
+        byte[] random = new byte[12];
+        new java.security.SecureRandom().nextBytes(random);
+        String password = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        Files.createDirectories(runDir);
+        Files.writeString(file, password + "\n");
+        return password;
     }
 
     /** WildFly first and completely: it must not outlive the database it writes to. */

@@ -6,9 +6,10 @@ import org.junit.platform.launcher.LauncherSessionListener;
 import java.nio.file.Path;
 
 /**
- * Starts the system tests' database before any test class, so before Arquillian boots WildFly, and
- * stops it after the last. The data directory is wiped first: every run starts from an empty schema.
- * Inert outside the system tests (no {@code dispatch.test.pg.port} property).
+ * Prepares what WildFly needs before Arquillian boots it for the system tests: the database (started
+ * before any test class, stopped after the last; its data directory wiped first, so every run starts
+ * from an empty schema) and the console's test accounts. Inert outside the system tests (no
+ * {@code dispatch.test.pg.port} property).
  */
 public class EmbeddedPostgresSession implements LauncherSessionListener {
 
@@ -26,7 +27,13 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
         System.setProperty("dispatch.test.db.url", database.url());
         System.setProperty("dispatch.test.db.user", database.user());
         System.setProperty("dispatch.test.db.password", database.password());
+        ConsoleAccounts.write(Path.of(System.getProperty("jboss.home"), "standalone", "configuration"), TEST_ACCOUNTS);
     }
+
+    /** The console accounts the browser tests log in with. */
+    public static final java.util.Map<String, ConsoleAccounts.Account> TEST_ACCOUNTS = java.util.Map.of(
+            "admin", new ConsoleAccounts.Account("admin-secret", "dispatch-admin"),
+            "viewer", new ConsoleAccounts.Account("viewer-secret", "dispatch-viewer"));
 
     @Override
     public void launcherSessionClosed(LauncherSession session) {

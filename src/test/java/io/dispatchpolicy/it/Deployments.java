@@ -1,10 +1,12 @@
 package io.dispatchpolicy.it;
 
+import org.jboss.arquillian.container.test.api.Testable;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 import java.io.File;
 import java.net.URISyntaxException;
@@ -14,7 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * The system tests' deployment: the EAR exactly as built, plus an EJB module with the tests, their
- * fixtures and the {@code it-*} job XMLs, plus the assertion libraries as EAR libraries.
+ * fixtures and the {@code it-*} job XMLs, a WAR for Arquillian's test runner, and the assertion
+ * libraries as EAR libraries.
  */
 public final class Deployments {
 
@@ -34,6 +37,8 @@ public final class Deployments {
             throw new java.io.UncheckedIOException(e);
         }
         ear.addAsModule(tests);
+        // Arquillian's test runner servlet goes into a WAR of its own: the console's WAR requires a login.
+        ear.addAsModule(Testable.archiveToTest(ShrinkWrap.create(WebArchive.class, "arquillian-runner.war")));
         ear.addAsLibraries(jarOf(org.awaitility.Awaitility.class), jarOf(org.hamcrest.Matcher.class),
                 jarOf(org.assertj.core.api.Assertions.class));
         return ear;

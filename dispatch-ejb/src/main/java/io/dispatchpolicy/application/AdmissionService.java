@@ -21,6 +21,15 @@ public interface AdmissionService {
      */
     AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit);
 
+    /**
+     * Admits up to {@code count} of the partition's oldest waiting jobs now, on an operator's word:
+     * no gate, budget or pause is consulted, but it is the same atomic admission (JBeret's rows and ours
+     * in one transaction). Waits for a tick that holds the partition.
+     *
+     * @return jobs admitted
+     */
+    int forceAdmit(long partitionId, int count);
+
     /** Counts a failed admission of one staged job, parking it at the limit; @return true if parked. */
     boolean failedAttempt(long submissionId, String error);
 

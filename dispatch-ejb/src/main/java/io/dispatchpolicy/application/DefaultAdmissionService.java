@@ -74,6 +74,9 @@ public class DefaultAdmissionService implements AdmissionService {
     ThisNode node;
 
     @Inject
+    PolicyRegistry registry;
+
+    @Inject
     DispatchSettings settings;
 
     @Inject
@@ -114,19 +117,41 @@ public class DefaultAdmissionService implements AdmissionService {
         if (jobs.isEmpty()) {
             return AdmissionOutcome.SKIPPED;
         }
+        seedAdaptive(partition.id(), gates);
+        Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
+        charged.putAll(evaluation.charged(jobs.size()));
+        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged));
+        return AdmissionOutcome.admitted(jobs.size());
+    }
+
+    @Override
+    public int forceAdmit(long partitionId, int count) {
+        Optional<LockedPartition> lock = partitions.lockWaiting(partitionId);
+        if (lock.isEmpty() || count <= 0) {
+            return 0;
+        }
+        LockedPartition locked = lock.get();
+        List<StagedJob> jobs = staging.take(partitionId, count);
+        if (!jobs.isEmpty()) {
+            Optional<EffectivePolicy> policy = registry.named(locked.policyName()).map(p -> registry.effective(p.name()));
+            admitJobs(partitionId, locked, policy.orElse(null), jobs, null);
+        }
+        return jobs.size();
+    }
+
+    /** JBeret's rows for every job, then our bookkeeping in one statement, then the observers. */
+    private void admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> jobs,
+                           String chargedGateState) {
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
             admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
         }
-        seedAdaptive(partition.id(), gates);
-        double halfLife = policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
-        charged.putAll(evaluation.charged(jobs.size()));
-        admissions.record(partition.id(), node.id(), admitted, jobs.size(), GateStateCodec.writeBuckets(charged),
+        double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
+                : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
+        admissions.record(partitionId, node.id(), admitted, jobs.size(), chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis());
-        admitting.fire(new JobsAdmitting(partition.policyName(), partition.partitionKey(), List.copyOf(admitted)));
-        return AdmissionOutcome.admitted(jobs.size());
+        admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
     }
 
     private long create(StagedJob job) {

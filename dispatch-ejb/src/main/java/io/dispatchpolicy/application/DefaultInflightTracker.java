@@ -37,6 +37,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Inject
     PolicyRegistry policies;
 
+    @Inject
+    CompletionCounter completions;
+
     @Override
     public boolean starting(long executionId, UUID node) {
         return inflight.started(executionId, node);
@@ -44,6 +47,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
 
     @Override
     public void finished(long executionId, BatchStatus status) {
+        completions.record(status == BatchStatus.FAILED);
         Optional<InflightRepository.Finished> row = inflight.finished(executionId);
         if (row.isEmpty()) {
             return;

@@ -1,11 +1,16 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
+import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
 import java.util.Set;
 
+/**
+ * Operator actions on policies. Callers authorize: the console and the REST endpoint require the
+ * {@code dispatch-admin} role.
+ */
 @Stateless
 public class DefaultPolicyControl implements PolicyControl {
 
@@ -15,6 +20,11 @@ public class DefaultPolicyControl implements PolicyControl {
     @Inject
     PolicyStateRepository state;
 
+    @Inject
+    StagingRepository staging;
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DefaultPolicyControl.class.getName());
+
     @Override
     public void pause(String policyName) {
         state.setPaused(known(policyName), true);
@@ -23,6 +33,13 @@ public class DefaultPolicyControl implements PolicyControl {
     @Override
     public void resume(String policyName) {
         state.setPaused(known(policyName), false);
+    }
+
+    @Override
+    public int drain(String policyName) {
+        int drained = staging.drainPolicy(known(policyName));
+        LOG.info(() -> "Drained policy '" + policyName + "': " + drained + " staged job(s) deleted");
+        return drained;
     }
 
     @Override

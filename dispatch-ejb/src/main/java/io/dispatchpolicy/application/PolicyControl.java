@@ -13,5 +13,8 @@ public interface PolicyControl {
 
     void resume(String policyName);
 
+    /** Deletes every staged job of every partition of the policy (jobs in flight run on); @return how many. */
+    int drain(String policyName);
+
     Set<String> pausedPolicies();
 }

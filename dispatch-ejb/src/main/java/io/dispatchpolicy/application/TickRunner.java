@@ -28,7 +28,8 @@ import java.util.logging.Logger;
 
 /**
  * A tick: iterations of claim → order → gates → admit, for {@code dispatch.tick-max-duration},
- * pausing {@code dispatch.idle-pause} after an iteration that admitted nothing; then one sample row.
+ * pausing {@code dispatch.idle-pause} after an iteration that admitted nothing; then one sample row
+ * (with the time spent in iterations, so the console can tell how close the tick is to saturation).
  *
  * <p>Within an iteration each policy's claimed partitions are taken least-recently-admitted first
  * (lowest decayed admits), and share the policy's tick budget fairly. Each claim and each partition's
@@ -62,6 +63,9 @@ public class TickRunner {
     ThisNode node;
 
     @Inject
+    CompletionCounter completions;
+
+    @Inject
     DispatchSettings settings;
 
     /** Runs one tick while {@code keepGoing} holds; @return what it did. */
@@ -69,8 +73,11 @@ public class TickRunner {
         Instant started = Instant.now();
         long deadline = System.nanoTime() + settings.tickMaxDuration().toNanos();
         IterationReport total = new IterationReport();
+        long busyNanos = 0;
         while (keepGoing.getAsBoolean()) {
+            long iterationStart = System.nanoTime();
             IterationReport iteration = iterate();
+            busyNanos += System.nanoTime() - iterationStart;
             total.add(iteration);
             if (iteration.admitted() == 0) {
                 long idle = settings.idlePause().toNanos();
@@ -84,8 +91,10 @@ public class TickRunner {
                 break;
             }
         }
-        samples.record(node.id(), started, Duration.between(started, Instant.now()).toMillis(), total.iterations(),
-                total.claimed(), total.admitted(), total.denied(), partitions.pendingTotal());
+        long[] ended = completions.drain();
+        samples.record(node.id(), started, Duration.between(started, Instant.now()).toMillis(), busyNanos / 1_000_000,
+                total.iterations(), total.claimed(), total.admitted(), total.denied(), partitions.pendingTotal(),
+                ended[0], ended[1]);
         return total;
     }
 

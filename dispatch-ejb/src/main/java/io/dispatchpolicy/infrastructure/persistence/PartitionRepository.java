@@ -38,9 +38,9 @@ public class PartitionRepository {
     // partition meanwhile, so the in-flight count read under it cannot be raced past the cap.
     // A partition another worker holds is skipped, not waited for.
     private static final String LOCK = """
-            SELECT pending_count, context::text, gate_state::text, decayed_admits, decayed_admits_at, paused,
-                   clock_timestamp()
-              FROM dispatch.partitions WHERE id = ? FOR UPDATE SKIP LOCKED
+            SELECT policy_name, partition_key, pending_count, context::text, gate_state::text, decayed_admits,
+                   decayed_admits_at, paused, clock_timestamp()
+              FROM dispatch.partitions WHERE id = ? FOR UPDATE
             """;
 
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
@@ -76,11 +76,20 @@ public class PartitionRepository {
                 millis(rs.getTimestamp(6)), millis(rs.getTimestamp(7))));
     }
 
-    /** Locks the partition for this transaction; empty when another transaction holds it. */
+    /** Locks the partition for this transaction; empty when another transaction holds it (or it is gone). */
     public Optional<LockedPartition> lock(long partitionId) {
-        return jdbc.query(LOCK, (c, st) -> st.setLong(1, partitionId), rs -> new LockedPartition(
-                rs.getInt(1), rs.getString(2), rs.getString(3), rs.getDouble(4), millis(rs.getTimestamp(5)),
-                rs.getBoolean(6), millis(rs.getTimestamp(7)))).stream().findFirst();
+        return lock(LOCK + " SKIP LOCKED", partitionId);
+    }
+
+    /** Locks the partition for this transaction, waiting for any other holder: for operator actions. */
+    public Optional<LockedPartition> lockWaiting(long partitionId) {
+        return lock(LOCK, partitionId);
+    }
+
+    private Optional<LockedPartition> lock(String sql, long partitionId) {
+        return jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), rs -> new LockedPartition(
+                rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getString(5), rs.getDouble(6),
+                millis(rs.getTimestamp(7)), rs.getBoolean(8), millis(rs.getTimestamp(9)))).stream().findFirst();
     }
 
     public void deny(List<Denial> denials) {

@@ -97,8 +97,31 @@ public class StagingRepository {
             RETURNING p.id
             """;
 
+    // Operator drains: every staged job (waiting or parked) of the partitions, under their row locks,
+    // so no admission of them is in progress.
+    private static final String DRAIN = """
+            WITH locked AS (
+                SELECT id FROM dispatch.partitions WHERE %s FOR UPDATE),
+            gone AS (
+                DELETE FROM dispatch.staged_jobs s USING locked WHERE s.partition_id = locked.id RETURNING s.id),
+            reset AS (
+                UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0
+                 WHERE id IN (SELECT id FROM locked))
+            SELECT count(*) FROM gone
+            """;
+
     @Inject
     Jdbc jdbc;
+
+    /** Deletes every staged job of the partition; @return how many. */
+    public int drainPartition(long partitionId) {
+        return jdbc.query(DRAIN.formatted("id = ?"), (c, st) -> st.setLong(1, partitionId), rs -> rs.getInt(1)).get(0);
+    }
+
+    /** Deletes every staged job of the policy; @return how many. */
+    public int drainPolicy(String policyName) {
+        return jdbc.query(DRAIN.formatted("policy_name = ?"), (c, st) -> st.setString(1, policyName), rs -> rs.getInt(1)).get(0);
+    }
 
     /**
      * Stages submissions of one job for one policy, in the caller's transaction.

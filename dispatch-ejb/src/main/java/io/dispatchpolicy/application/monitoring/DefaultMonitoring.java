@@ -1,0 +1,208 @@
+package io.dispatchpolicy.application.monitoring;
+
+import io.dispatchpolicy.application.EffectivePolicy;
+import io.dispatchpolicy.application.GateParameterException;
+import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.gate.TokenBucket;
+import io.dispatchpolicy.domain.model.Partition;
+import io.dispatchpolicy.infrastructure.persistence.GateStateCodec;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.persistence.MonitoringRepository;
+import io.dispatchpolicy.infrastructure.persistence.PartitionBrowser;
+import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
+import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Policy;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Assembles the read models; each figure is one query, none holds a lock. */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
+public class DefaultMonitoring implements Monitoring {
+
+    static final int TOP = 5;
+    private static final java.time.format.DateTimeFormatter UNTIL =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+    static final int STAGED_SHOWN = 25;
+    static final int DENIALS_SHOWN = 500;
+
+    @Inject
+    MonitoringRepository repository;
+
+    @Inject
+    PartitionBrowser browser;
+
+    @Inject
+    PolicyRegistry registry;
+
+    @Inject
+    PolicyStateRepository policyState;
+
+    @Inject
+    DispatchSettings settings;
+
+    @Override
+    public Summary summary() {
+        long[] t = repository.totals();
+        long[] w = repository.windows();
+        double rate1 = w[0] / 60.0;
+        double rate5 = w[1] / 300.0;
+        double rate15 = w[2] / 900.0;
+        double busy = w[4] == 0 ? 0 : Math.min(1.0, w[3] / (double) w[4]);
+        Double drain = rate5 > 0 ? t[0] / rate5 / 60.0 : null;
+        double failureRate = w[5] == 0 ? 0 : w[6] / (double) w[5];
+        List<TrendPoint> trend = repository.pendingTrend();
+        Double target = settings.adapterThroughputTarget().isPresent() ? settings.adapterThroughputTarget().getAsDouble() : null;
+        return new Summary(t[0], t[1], t[5], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
+                repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
+                failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), Instant.now());
+    }
+
+    static String direction(List<TrendPoint> trend) {
+        if (trend.size() < 2) {
+            return "flat";
+        }
+        long first = trend.get(0).pending();
+        long last = trend.get(trend.size() - 1).pending();
+        long tolerance = Math.max(1, first / 20);
+        return last > first + tolerance ? "up" : last < first - tolerance ? "down" : "flat";
+    }
+
+    @Override
+    public List<PolicySummary> policies() {
+        Map<String, long[]> totals = repository.policyTotals();
+        Map<String, Long> inFlight = repository.policyInFlight();
+        Map<String, Long> admitted = repository.policyAdmittedLast5Minutes();
+        Set<String> paused = policyState.pausedPolicies();
+        List<PolicySummary> rows = new ArrayList<>();
+        for (Policy policy : registry.all()) {
+            String name = policy.name();
+            long[] t = totals.getOrDefault(name, new long[3]);
+            rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), describeGates(policy), paused.contains(name),
+                    t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), admitted.getOrDefault(name, 0L) / 300.0,
+                    repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP)));
+        }
+        rows.sort((a, b) -> a.name().compareTo(b.name()));
+        return rows;
+    }
+
+    private static List<String> describeGates(Policy policy) {
+        return policy.gates().stream().map(DeclaredGate::id).toList();
+    }
+
+    @Override
+    public List<Partition> partitions(PartitionQuery query) {
+        return browser.page(query);
+    }
+
+    @Override
+    public long countPartitions(PartitionQuery query) {
+        return browser.count(query);
+    }
+
+    @Override
+    public Optional<PartitionDetail> partition(long partitionId) {
+        Partition p = browser.find(partitionId);
+        String[] state = repository.partitionState(partitionId);
+        if (p == null || state == null) {
+            return Optional.empty();
+        }
+        Instant now = Instant.now();
+        Optional<EffectivePolicy> policy = registry.named(p.getPolicyName()).map(x -> registry.effective(x.name()));
+        double halfLife = policy.flatMap(EffectivePolicy::fairnessHalfLife).map(d -> d.toMillis() / 1000.0).orElse(60.0);
+        double decayed = io.dispatchpolicy.domain.gate.DecayedAdmits.at(p.getDecayedAdmits(),
+                p.getDecayedAdmitsAt() == null ? 0 : p.getDecayedAdmitsAt().toEpochMilli(), now.toEpochMilli(), halfLife);
+        // An average that decays with time constant tau holds tau seconds' worth of admissions.
+        double perMinute = decayed * Math.log(2) / halfLife * 60;
+        return Optional.of(new PartitionDetail(p, state[0], gates(policy, p, state, now),
+                repository.partitionInFlight(partitionId), perMinute, waiting(p, policy.isPresent(), now),
+                repository.staged(partitionId, STAGED_SHOWN)));
+    }
+
+    private List<GateView> gates(Optional<EffectivePolicy> policy, Partition p, String[] state, Instant now) {
+        if (policy.isEmpty()) {
+            return List.of();
+        }
+        List<ResolvedGate> resolved;
+        try {
+            resolved = policy.get().resolveGates(JsonCodec.readScalars(state[0]));
+        } catch (GateParameterException e) {
+            return List.of(new GateView("-", e.getMessage(), "-"));
+        }
+        Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(state[1]);
+        Map<String, double[]> adaptive = repository.adaptive(p.getId());
+        List<GateView> views = new ArrayList<>();
+        for (ResolvedGate gate : resolved) {
+            if (gate instanceof ResolvedGate.Throttle t) {
+                TokenBucket.State b = buckets.containsKey(t.id())
+                        ? TokenBucket.refill(buckets.get(t.id()), t.rate(), t.perSeconds(), now.toEpochMilli()) : null;
+                views.add(new GateView(t.id(), fmt("throttle %s per %s s", t.rate(), t.perSeconds()),
+                        b == null ? "full (" + fmt("%s", TokenBucket.capacity(t.rate())) + " tokens)"
+                                : fmt("%s tokens", Math.floor(b.tokens() * 100) / 100)));
+            } else if (gate instanceof ResolvedGate.Concurrency c) {
+                views.add(new GateView(c.id(), "concurrency max " + c.max() + ", full backoff "
+                        + c.fullBackoff().toMillis() + " ms", "-"));
+            } else {
+                ResolvedGate.Adaptive a = (ResolvedGate.Adaptive) gate;
+                double[] s = adaptive.get(a.id());
+                views.add(new GateView(a.id(), "adaptive initial " + a.params().initialMax() + ", target lag "
+                        + fmt("%s", a.params().targetLagMs()) + " ms, min " + a.params().min()
+                        + (a.params().ceiling() > 0 ? ", max " + a.params().ceiling() : ""),
+                        s == null ? "current max " + a.params().initialMax() + " (seed)"
+                                : "current max " + (long) s[0] + ", EWMA lag " + Math.round(s[1]) + " ms"
+                                + (s[2] > 0 ? ", " + (long) s[2] + " failure(s) in a row" : "")));
+            }
+        }
+        return views;
+    }
+
+    private static String waiting(Partition p, boolean policyKnown, Instant now) {
+        if (!policyKnown) {
+            return "Its policy is not declared by this deployment: nothing is admitted until it is.";
+        }
+        if (p.isPaused()) {
+            return "Paused: its policy is paused by an operator.";
+        }
+        if (p.getNextEligibleAt() != null && p.getNextEligibleAt().isAfter(now)) {
+            long seconds = Math.max(1, Duration.between(now, p.getNextEligibleAt()).toSeconds());
+            return "Waiting on " + (p.getLastDenyReason() == null ? "a backoff" : p.getLastDenyReason())
+                    + " until " + UNTIL.format(p.getNextEligibleAt()) + " (in " + seconds + " s).";
+        }
+        if (p.getPendingCount() > 0 && p.getLastDenyReason() != null) {
+            return "Eligible now; last denied by " + p.getLastDenyReason() + ".";
+        }
+        return null;
+    }
+
+    @Override
+    public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains) {
+        String pattern = keyContains == null || keyContains.isBlank() ? null
+                : "%" + PartitionBrowser.escapeLike(keyContains.strip()) + "%";
+        return repository.denials(withinSeconds, blankToNull(policy), blankToNull(reason), pattern, DENIALS_SHOWN);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    private static String fmt(String format, Object... args) {
+        Object[] shown = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            shown[i] = args[i] instanceof Double d && d == Math.rint(d) ? String.valueOf(d.longValue()) : String.valueOf(args[i]);
+        }
+        return String.format(Locale.ROOT, format, shown);
+    }
+}

@@ -1,0 +1,226 @@
+package io.dispatchpolicy.infrastructure.persistence;
+
+import io.dispatchpolicy.application.monitoring.DenialRow;
+import io.dispatchpolicy.application.monitoring.KeyCount;
+import io.dispatchpolicy.application.monitoring.StagedJobView;
+import io.dispatchpolicy.application.monitoring.TrendPoint;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The console's reads: aggregates over partitions, tick samples and in-flight rows. */
+@ApplicationScoped
+public class MonitoringRepository {
+
+    private static final String TOTALS = """
+            SELECT coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0), coalesce(sum(total_admitted), 0),
+                   count(*) FILTER (WHERE next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL),
+                   count(*)
+              FROM dispatch.partitions
+            """;
+
+    private static final String IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs";
+
+    // Every node writes one sample per tick; windows sum the admissions of samples that started in them.
+    private static final String WINDOWS = """
+            SELECT coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '1 minute'), 0),
+                   coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(admitted), 0),
+                   coalesce(sum(busy_ms) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(duration_ms) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(completed), 0), coalesce(sum(failed), 0)
+              FROM dispatch.tick_samples
+             WHERE started_at > clock_timestamp() - interval '15 minutes'
+            """;
+
+    private static final String TREND = """
+            SELECT date_trunc('minute', started_at) AS minute, (array_agg(pending ORDER BY started_at DESC))[1]
+              FROM dispatch.tick_samples
+             WHERE started_at > clock_timestamp() - interval '30 minutes'
+             GROUP BY 1 ORDER BY 1
+            """;
+
+    private static final String DENIAL_REASONS = """
+            SELECT d.key, sum(d.value::bigint)
+              FROM dispatch.tick_samples s, jsonb_each_text(s.denied) d
+             WHERE s.started_at > clock_timestamp() - interval '15 minutes'
+             GROUP BY d.key ORDER BY 2 DESC, 1
+            """;
+
+    private static final String POLICY_TOTALS = """
+            SELECT policy_name, count(*), coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0)
+              FROM dispatch.partitions GROUP BY policy_name
+            """;
+
+    private static final String POLICY_IN_FLIGHT = """
+            SELECT p.policy_name, count(*) FROM dispatch.inflight_jobs i
+              JOIN dispatch.partitions p ON p.id = i.partition_id GROUP BY p.policy_name
+            """;
+
+    private static final String POLICY_ADMITTED_5M = """
+            SELECT p.policy_name, count(*) FROM dispatch.admissions a
+              JOIN dispatch.partitions p ON p.id = a.partition_id
+             WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'
+             GROUP BY p.policy_name
+            """;
+
+    private static final String POLICY_DENIALS = """
+            SELECT last_deny_reason, count(*) FROM dispatch.partitions
+             WHERE policy_name = ? AND next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL
+             GROUP BY 1 ORDER BY 2 DESC, 1
+            """;
+
+    private static final String TOP_PENDING = """
+            SELECT partition_key, pending_count FROM dispatch.partitions
+             WHERE policy_name = ? AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT ?
+            """;
+
+    private static final String TOP_ADMITTED = """
+            SELECT partition_key, total_admitted FROM dispatch.partitions
+             WHERE policy_name = ? AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT ?
+            """;
+
+    private static final String PARTITION_STATE = """
+            SELECT context::text, gate_state::text FROM dispatch.partitions WHERE id = ?
+            """;
+
+    private static final String PARTITION_IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?";
+
+    private static final String ADAPTIVE = """
+            SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = ?
+            """;
+
+    // Parked jobs first (they need an operator), then the oldest waiting.
+    private static final String STAGED = """
+            SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of
+              FROM dispatch.staged_jobs WHERE partition_id = ?
+             ORDER BY parked_at IS NULL, id LIMIT ?
+            """;
+
+    // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller.
+    private static final String DENIALS = """
+            SELECT id, policy_name, partition_key, last_deny_reason, last_denied_at, next_eligible_at, pending_count
+              FROM dispatch.partitions
+             WHERE last_denied_at > clock_timestamp() - make_interval(secs => ?)
+               AND (?::text IS NULL OR policy_name = ?)
+               AND (?::text IS NULL OR last_deny_reason = ?)
+               AND (?::text IS NULL OR partition_key ILIKE ? ESCAPE '\\')
+             ORDER BY last_denied_at DESC, id
+             LIMIT ?
+            """;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** {pending, parked, admitted total, denied partitions, partitions, in flight} */
+    public long[] totals() {
+        long[] t = jdbc.query(TOTALS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                rs.getLong(4), rs.getLong(5), 0}).get(0);
+        t[5] = jdbc.query(IN_FLIGHT, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        return t;
+    }
+
+    /** {admitted 1 min, 5 min, 15 min, busy ms 5 min, tick ms 5 min, completed 15 min, failed 15 min} */
+    public long[] windows() {
+        return jdbc.query(WINDOWS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)}).get(0);
+    }
+
+    public List<TrendPoint> pendingTrend() {
+        return jdbc.query(TREND, (c, st) -> { }, rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+    }
+
+    public List<KeyCount> denialReasons() {
+        return jdbc.query(DENIAL_REASONS, (c, st) -> { }, rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    /** By policy: {partitions, pending, parked}. */
+    public Map<String, long[]> policyTotals() {
+        Map<String, long[]> totals = new HashMap<>();
+        jdbc.query(POLICY_TOTALS, (c, st) -> { },
+                rs -> totals.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+        return totals;
+    }
+
+    public Map<String, Long> policyInFlight() {
+        return byPolicy(POLICY_IN_FLIGHT);
+    }
+
+    public Map<String, Long> policyAdmittedLast5Minutes() {
+        return byPolicy(POLICY_ADMITTED_5M);
+    }
+
+    public List<KeyCount> policyDenials(String policy) {
+        return jdbc.query(POLICY_DENIALS, (c, st) -> st.setString(1, policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    public List<KeyCount> topPending(String policy, int limit) {
+        return top(TOP_PENDING, policy, limit);
+    }
+
+    public List<KeyCount> topAdmitted(String policy, int limit) {
+        return top(TOP_ADMITTED, policy, limit);
+    }
+
+    /** {context json, gate state json}, or null when the partition is gone. */
+    public String[] partitionState(long partitionId) {
+        return jdbc.query(PARTITION_STATE, (c, st) -> st.setLong(1, partitionId),
+                rs -> new String[] {rs.getString(1), rs.getString(2)}).stream().findFirst().orElse(null);
+    }
+
+    public long partitionInFlight(long partitionId) {
+        return jdbc.query(PARTITION_IN_FLIGHT, (c, st) -> st.setLong(1, partitionId), rs -> rs.getLong(1)).get(0);
+    }
+
+    /** By adaptive gate id: {current max, ewma lag ms, consecutive failures}. */
+    public Map<String, double[]> adaptive(long partitionId) {
+        Map<String, double[]> states = new HashMap<>();
+        jdbc.query(ADAPTIVE, (c, st) -> st.setLong(1, partitionId),
+                rs -> states.put(rs.getString(1), new double[] {rs.getInt(2), rs.getDouble(3), rs.getInt(4)}));
+        return states;
+    }
+
+    public List<StagedJobView> staged(long partitionId, int limit) {
+        return jdbc.query(STAGED, (c, st) -> {
+            st.setLong(1, partitionId);
+            st.setInt(2, limit);
+        }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
+                rs.getInt(5), instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class)));
+    }
+
+    public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {
+        return jdbc.query(DENIALS, (c, st) -> {
+            st.setLong(1, withinSeconds);
+            st.setString(2, policy);
+            st.setString(3, policy);
+            st.setString(4, reason);
+            st.setString(5, reason);
+            st.setString(6, keyPattern);
+            st.setString(7, keyPattern);
+            st.setInt(8, limit);
+        }, rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getLong(7)));
+    }
+
+    private List<KeyCount> top(String sql, String policy, int limit) {
+        return jdbc.query(sql, (c, st) -> {
+            st.setString(1, policy);
+            st.setInt(2, limit);
+        }, rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    private Map<String, Long> byPolicy(String sql) {
+        Map<String, Long> counts = new HashMap<>();
+        jdbc.query(sql, (c, st) -> { }, rs -> counts.put(rs.getString(1), rs.getLong(2)));
+        return counts;
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,2 @@
+/** The JSON endpoint ({@code /dispatch/api/summary}) for scripts and monitoring. */
+package io.dispatchpolicy.interfaces.rest;

@@ -1,0 +1,80 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.Summary;
+import io.dispatchpolicy.application.monitoring.TrendPoint;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/** The dashboard: totals, throughput, trend, denials, capacity gauges and hints. */
+@Named
+@RequestScoped
+public class DashboardView {
+
+    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
+
+    @Inject
+    Monitoring monitoring;
+
+    private Summary summary;
+
+    @PostConstruct
+    void load() {
+        summary = monitoring.summary();
+    }
+
+    public Summary getSummary() {
+        return summary;
+    }
+
+    /** Admit rate as a share of the throughput target, or null without a target. */
+    public Double getTargetRatio() {
+        Double target = summary.throughputTarget();
+        return target == null || target == 0 ? null : summary.admittedPerSecond5m() / target;
+    }
+
+    public String getTrendArrow() {
+        switch (summary.trendDirection()) {
+            case "up":
+                return "\u2197 growing";
+            case "down":
+                return "\u2198 shrinking";
+            default:
+                return "\u2192 steady";
+        }
+    }
+
+    /** Chart.js configuration for the pending trend (values are numbers and times: nothing to escape). */
+    public String getTrendChart() {
+        JsonArrayBuilder labels = Json.createArrayBuilder();
+        JsonArrayBuilder values = Json.createArrayBuilder();
+        for (TrendPoint p : summary.pendingTrend()) {
+            labels.add(MINUTE.format(p.minute()));
+            values.add(p.pending());
+        }
+        return Json.createObjectBuilder()
+                .add("type", "line")
+                .add("data", Json.createObjectBuilder()
+                        .add("labels", labels)
+                        .add("datasets", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                                .add("label", "Pending jobs")
+                                .add("data", values)
+                                .add("fill", true)
+                                .add("borderColor", "#2563eb")
+                                .add("backgroundColor", "rgba(37,99,235,0.12)")
+                                .add("tension", 0.25))))
+                .add("options", Json.createObjectBuilder()
+                        .add("animation", false)
+                        .add("maintainAspectRatio", false)
+                        .add("plugins", Json.createObjectBuilder().add("legend", Json.createObjectBuilder().add("display", false)))
+                        .add("scales", Json.createObjectBuilder().add("y", Json.createObjectBuilder().add("beginAtZero", true))))
+                .build().toString();
+    }
+}

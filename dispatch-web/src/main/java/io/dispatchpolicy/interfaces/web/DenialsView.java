@@ -1,0 +1,86 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.application.monitoring.DenialRow;
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.spi.Policy;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+import java.util.List;
+
+/** Recent denials by policy, partition and reason. */
+@Named
+@ViewScoped
+public class DenialsView implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    static final List<String> REASONS = List.of("throttle_empty", "concurrency_full", "adaptive_concurrency_full",
+            "tick_cap_exhausted", "admission_failed", "gate_parameter_invalid", "invalid_settings", "unknown_policy");
+
+    @Inject
+    transient Monitoring monitoring;
+
+    @Inject
+    transient PolicyRegistry registry;
+
+    private String policy;
+    private String reason;
+    private String key;
+    private int minutes = 60;
+    private transient List<DenialRow> rows;
+
+    public List<DenialRow> getRows() {
+        if (rows == null) {
+            rows = monitoring.denials(Math.max(1, Math.min(minutes, 7 * 24 * 60)) * 60L, policy, reason, key);
+        }
+        return rows;
+    }
+
+    /** Re-reads with the current filters. */
+    public void refresh() {
+        rows = null;
+    }
+
+    public List<String> getPolicyNames() {
+        return registry.all().stream().map(Policy::name).sorted().toList();
+    }
+
+    public List<String> getReasons() {
+        return REASONS;
+    }
+
+    public String getPolicy() {
+        return policy;
+    }
+
+    public void setPolicy(String policy) {
+        this.policy = policy;
+    }
+
+    public String getReason() {
+        return reason;
+    }
+
+    public void setReason(String reason) {
+        this.reason = reason;
+    }
+
+    public String getKey() {
+        return key;
+    }
+
+    public void setKey(String key) {
+        this.key = key;
+    }
+
+    public int getMinutes() {
+        return minutes;
+    }
+
+    public void setMinutes(int minutes) {
+        this.minutes = minutes;
+    }
+}

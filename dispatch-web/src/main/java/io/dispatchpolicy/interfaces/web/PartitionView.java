@@ -1,0 +1,75 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.PartitionControl;
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.PartitionDetail;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+
+/** One partition: its context, gate state, why it waits, its staged jobs; force-admit and drain for admins. */
+@Named
+@ViewScoped
+public class PartitionView implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    transient Monitoring monitoring;
+
+    @Inject
+    transient PartitionControl control;
+
+    @Inject
+    ConsoleUser user;
+
+    private long id;
+    private int forceCount = 1;
+    private transient PartitionDetail detail;
+
+    /** Called by the view parameter, and by the live refresh. */
+    public void load() {
+        detail = monitoring.partition(id).orElse(null);
+    }
+
+    public PartitionDetail getDetail() {
+        if (detail == null) {
+            load();
+        }
+        return detail;
+    }
+
+    public void forceAdmit() {
+        if (user.mayAct("force-admit jobs")) {
+            int admitted = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));
+            ConsoleUser.info(admitted + " job(s) admitted now.");
+            load();
+        }
+    }
+
+    public void drain() {
+        if (user.mayAct("drain partitions")) {
+            int drained = control.drain(id);
+            ConsoleUser.info("Drained: " + drained + " staged job(s) deleted.");
+            load();
+        }
+    }
+
+    public long getId() {
+        return id;
+    }
+
+    public void setId(long id) {
+        this.id = id;
+    }
+
+    public int getForceCount() {
+        return forceCount;
+    }
+
+    public void setForceCount(int forceCount) {
+        this.forceCount = forceCount;
+    }
+}

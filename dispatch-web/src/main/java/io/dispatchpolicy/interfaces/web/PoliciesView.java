@@ -1,0 +1,61 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.PolicyControl;
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.PolicySummary;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.util.List;
+
+/** One row per policy, with pause, resume and drain for admins. */
+@Named
+@RequestScoped
+public class PoliciesView {
+
+    @Inject
+    Monitoring monitoring;
+
+    @Inject
+    PolicyControl control;
+
+    @Inject
+    ConsoleUser user;
+
+    private List<PolicySummary> policies;
+
+    @PostConstruct
+    void load() {
+        policies = monitoring.policies();
+    }
+
+    public List<PolicySummary> getPolicies() {
+        return policies;
+    }
+
+    public void pause(String policy) {
+        if (user.mayAct("pause policies")) {
+            control.pause(policy);
+            ConsoleUser.info("Policy " + policy + " paused: its partitions are held until it is resumed.");
+            load();
+        }
+    }
+
+    public void resume(String policy) {
+        if (user.mayAct("resume policies")) {
+            control.resume(policy);
+            ConsoleUser.info("Policy " + policy + " resumed.");
+            load();
+        }
+    }
+
+    public void drain(String policy) {
+        if (user.mayAct("drain policies")) {
+            int drained = control.drain(policy);
+            ConsoleUser.info("Policy " + policy + " drained: " + drained + " staged job(s) deleted.");
+            load();
+        }
+    }
+}

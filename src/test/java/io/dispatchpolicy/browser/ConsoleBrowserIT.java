@@ -1,0 +1,180 @@
+package io.dispatchpolicy.browser;
+
+import io.dispatchpolicy.devserver.EmbeddedPostgresSession;
+import io.dispatchpolicy.it.Deployments;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.ElementClickInterceptedException;
+import org.openqa.selenium.ElementNotInteractableException;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console in a real headless Chromium (Debian's), against the deployed application: log in,
+ * read engine state, act as an admin, be refused as a viewer, and see hostile partition keys as text.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ConsoleBrowserIT {
+
+    private static final String BASE = "http://localhost:8080/dispatch/";
+    private static final String XSS_KEY = "<script>window.xssRan=1</script>";
+    private static final Path SHOTS = Path.of(System.getProperty("dispatch.screenshots", "target/screenshots"));
+
+    private static Browser browser;
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return Deployments.ear();
+    }
+
+    @BeforeAll
+    static void seedAndStartBrowser() throws SQLException {
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key, pending_count, last_deny_reason, last_denied_at, "
+                + "next_eligible_at, last_checked_at) VALUES ('it-throttle', 'denied-tenant', 3, 'throttle_empty', now(), "
+                + "now() + interval '1 hour', now()) ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES ('it-flow', ?, "
+                + "jsonb_build_object('tenant', ?::text)) ON CONFLICT DO NOTHING", XSS_KEY, XSS_KEY);
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    private static WebDriver logIn(String user) {
+        WebDriver d = browser.driver();
+        d.manage().deleteAllCookies();
+        d.get(BASE);
+        d.findElement(By.id("j_username")).sendKeys(user);
+        d.findElement(By.id("j_password")).sendKeys(EmbeddedPostgresSession.TEST_ACCOUNTS.get(user).password());
+        d.findElement(By.id("login-button")).click();
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("total-pending")));
+        // live refresh off: a refresh re-rendering a table under the test's cursor proves nothing
+        ((JavascriptExecutor) d).executeScript("window.sessionStorage.setItem('dispatch.refresh-seconds', '0')");
+        return d;
+    }
+
+    /** Clicks once the element is there and visible, retrying while an ajax update replaces it. */
+    private static void click(WebDriver d, By by) {
+        wait(d).ignoring(StaleElementReferenceException.class).ignoring(ElementNotInteractableException.class)
+                .ignoring(ElementClickInterceptedException.class).ignoring(NoSuchElementException.class).until(driver -> {
+            driver.findElement(by).click();
+            return true;
+        });
+    }
+
+    private static WebDriverWait wait(WebDriver d) {
+        return new WebDriverWait(d, Duration.ofSeconds(20));
+    }
+
+    private static void open(WebDriver d, String navId) {
+        click(d, By.id(navId));
+    }
+
+    @Test
+    void anAdminSeesStateAndPausesAndResumesAPolicy() throws SQLException {
+        WebDriver d = logIn("admin");
+        assertThat(d.findElement(By.id("user")).getText()).contains("admin");
+        browser.screenshot(SHOTS.resolve("dashboard.png"));
+
+        open(d, "nav-policies");
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("policies:table"), "it-throttle"));
+        assertThat(d.findElement(By.id("policies:table")).getText()).contains("throttle_empty: 1");
+
+        click(d, By.cssSelector("button.pause-it-pause"));
+        click(d, By.id("policies:confirm-yes"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> paused("it-pause"));
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("button.resume-it-pause")));
+
+        click(d, By.cssSelector("button.resume-it-pause"));
+        click(d, By.id("policies:confirm-yes"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> !paused("it-pause"));
+
+        open(d, "nav-denials");
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("denials:table"), "denied-tenant"));
+        assertThat(d.findElement(By.id("denials:table")).getText()).contains("throttle_empty");
+    }
+
+    @Test
+    void aPartitionShowsWhyItWaits() {
+        WebDriver d = logIn("admin");
+        open(d, "nav-partitions");
+        d.findElement(By.id("partitions:search")).sendKeys("denied-tenant");
+        click(d, By.id("partitions:apply"));
+        click(d, By.linkText("denied-tenant"));
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:waiting")));
+        assertThat(d.findElement(By.id("partition:waiting")).getText()).contains("Waiting on throttle_empty until");
+        browser.screenshot(SHOTS.resolve("partition.png"));
+    }
+
+    @Test
+    void aHostilePartitionKeyIsShownAsText() {
+        WebDriver d = logIn("admin");
+        open(d, "nav-partitions");
+        d.findElement(By.id("partitions:search")).sendKeys("xssRan");
+        click(d, By.id("partitions:apply"));
+        click(d, By.linkText(XSS_KEY));
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:key")));
+        assertThat(d.findElement(By.id("partition:key")).getText()).isEqualTo(XSS_KEY);
+        assertThat(((JavascriptExecutor) d).executeScript("return window.xssRan === undefined")).isEqualTo(true);
+    }
+
+    @Test
+    void aViewerIsRefusedActions() throws SQLException {
+        WebDriver d = logIn("viewer");
+        assertThat(d.findElement(By.id("user")).getText()).contains("viewer");
+        open(d, "nav-policies");
+        click(d, By.cssSelector("button.pause-it-pause"));
+        click(d, By.id("policies:confirm-yes"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("policies:messages"), "Not allowed"));
+        assertThat(paused("it-pause")).isFalse();
+    }
+
+    private static boolean paused(String policy) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement s = c.prepareStatement("SELECT paused_at IS NOT NULL FROM dispatch.policies WHERE name = ?")) {
+            s.setString(1, policy);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    private static void sql(String sql, Object... args) throws SQLException {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(System.getProperty("dispatch.test.db.url"),
+                System.getProperty("dispatch.test.db.user"), System.getProperty("dispatch.test.db.password"));
+    }
+}

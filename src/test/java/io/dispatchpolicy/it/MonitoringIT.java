@@ -1,0 +1,119 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.application.PartitionControl;
+import io.dispatchpolicy.application.PolicyControl;
+import io.dispatchpolicy.application.monitoring.KeyCount;
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.PartitionDetail;
+import io.dispatchpolicy.application.monitoring.PartitionQuery;
+import io.dispatchpolicy.application.monitoring.PolicySummary;
+import io.dispatchpolicy.application.monitoring.Summary;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The console's queries against seeded data: counts, denial breakdown, drain time, browsing, actions. */
+class MonitoringIT extends EngineTest {
+
+    @Inject
+    Monitoring monitoring;
+
+    @Inject
+    PolicyControl policyControl;
+
+    @Inject
+    PartitionControl partitionControl;
+
+    private long reasonCount(Summary s, String reason) {
+        return s.denialReasons().stream().filter(k -> k.key().equals(reason)).mapToLong(KeyCount::count).sum();
+    }
+
+    @Test
+    void summaryCountsThroughputDenialsAndDrainTime() {
+        Summary before = monitoring.summary();
+        stage("it-fair", "m-1", 30);
+        stage("it-fair", "m-2", 10);
+        // a tick that admitted 1,800 jobs two minutes ago and denied 4 partitions for throttle, 2 for budget
+        db.update("INSERT INTO dispatch.tick_samples (node_id, started_at, duration_ms, busy_ms, iterations, claimed, "
+                + "admitted, denied, pending, in_flight, completed, failed) VALUES (gen_random_uuid(), now() - interval "
+                + "'2 minutes', 5000, 4500, 10, 40, 1800, '{\"throttle_empty\": 4, \"tick_cap_exhausted\": 2}', 40, 0, 200, 4)");
+
+        Summary s = monitoring.summary();
+        assertThat(s.pending() - before.pending()).isEqualTo(40);
+        assertThat(s.admittedPerSecond5m() - before.admittedPerSecond5m()).isCloseTo(6.0, within(1e-9));
+        assertThat(s.admittedPerSecond15m() - before.admittedPerSecond15m()).isCloseTo(2.0, within(1e-9));
+        assertThat(reasonCount(s, "throttle_empty") - reasonCount(before, "throttle_empty")).isEqualTo(4);
+        assertThat(reasonCount(s, "tick_cap_exhausted") - reasonCount(before, "tick_cap_exhausted")).isEqualTo(2);
+        assertThat(s.drainMinutes()).isCloseTo(s.pending() / s.admittedPerSecond5m() / 60.0, within(1e-9));
+        assertThat(s.failureRate()).isGreaterThan(0);
+        assertThat(s.pendingTrend()).isNotEmpty();
+    }
+
+    @Test
+    void policiesShowPendingDenialsAndTopPartitions() {
+        stage("it-throttle", "busy", 30);
+        stage("it-throttle", "quiet", 2);
+        long waitingBefore = waitingOnThrottle();
+        db.update("UPDATE dispatch.partitions SET last_deny_reason = 'throttle_empty', last_denied_at = now(), "
+                + "next_eligible_at = now() + interval '1 minute' WHERE policy_name = 'it-throttle' AND partition_key = 'busy'");
+
+        PolicySummary p = policy("it-throttle");
+        assertThat(p.pending()).isGreaterThanOrEqualTo(32);
+        assertThat(p.gates()).containsExactly("throttle");
+        assertThat(waitingOnThrottle()).isEqualTo(waitingBefore + 1);
+        assertThat(p.topPending().get(0)).isEqualTo(new KeyCount("busy", 30));
+
+        assertThat(monitoring.denials(3600, "it-throttle", "throttle_empty", "bus")).extracting(d -> d.partitionKey())
+                .containsExactly("busy");
+        assertThat(monitoring.denials(3600, null, null, "%")).isEmpty();
+    }
+
+    private PolicySummary policy(String name) {
+        return monitoring.policies().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private long waitingOnThrottle() {
+        return policy("it-throttle").denialReasons().stream().filter(k -> k.key().equals("throttle_empty"))
+                .mapToLong(KeyCount::count).sum();
+    }
+
+    @Test
+    void partitionsAreBrowsedSearchedAndSortedInTheDatabase() {
+        stage("it-fair", "browse-a", 3);
+        stage("it-fair", "browse-b", 9);
+        stage("it-fair", "browse_c", 1);
+        PartitionQuery bySearch = new PartitionQuery("it-fair", "BROWSE", "pendingCount", false, 0, 2);
+        assertThat(monitoring.countPartitions(bySearch)).isEqualTo(3);
+        assertThat(monitoring.partitions(bySearch)).extracting(x -> x.getPartitionKey()).containsExactly("browse-b", "browse-a");
+        // '_' is a character to find, not a wildcard
+        assertThat(monitoring.partitions(new PartitionQuery(null, "browse_", "partitionKey", true, 0, 10)))
+                .extracting(x -> x.getPartitionKey()).containsExactly("browse_c");
+        // an unknown sort field falls back to pending jobs instead of reaching the SQL
+        assertThat(monitoring.partitions(new PartitionQuery("it-fair", "browse", "1; DROP TABLE x", true, 0, 10))).hasSize(3);
+    }
+
+    @Test
+    void partitionDetailExplainsWaitingAndActionsWork() {
+        stage("it-throttle", "detail", 5);
+        long id = partitionId("it-throttle", "detail");
+        db.update("UPDATE dispatch.partitions SET last_deny_reason = 'throttle_empty', last_denied_at = now(), "
+                + "next_eligible_at = now() + interval '2 minutes' WHERE id = ?", id);
+
+        PartitionDetail detail = monitoring.partition(id).orElseThrow();
+        assertThat(detail.waiting()).startsWith("Waiting on throttle_empty until");
+        assertThat(detail.gates()).singleElement().satisfies(g -> assertThat(g.settings()).isEqualTo("throttle 10 per 60 s"));
+        assertThat(detail.recentStaged()).hasSize(5);
+
+        assertThat(partitionControl.forceAdmit(id, 2)).isEqualTo(2);
+        assertThat(admitted("it-throttle", "detail")).isEqualTo(2);
+        assertThat(partitionControl.drain(id)).isEqualTo(3);
+        assertThat(column("pending_count", "it-throttle", "detail")).isEqualTo("0");
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE partition_id = ?", id)).isZero();
+
+        stage("it-pause", "drained", 4);
+        assertThat(policyControl.drain("it-pause")).isGreaterThanOrEqualTo(4);
+        assertThat(db.count("SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE policy_name = 'it-pause'")).isZero();
+    }
+}
