@@ -11,7 +11,11 @@ import jakarta.inject.Inject;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Every two seconds, when the demo is enabled, a few tenants submit reports through the governed operator. */
+/**
+ * When the demo is enabled: every two seconds a few tenants submit reports through the governed
+ * operator, and every forty seconds one tenant bursts 60 at once, so the console shows the throttle
+ * and the concurrency cap holding it while the others flow.
+ */
 @Singleton
 @Startup
 public class DemoTraffic {
@@ -25,6 +29,8 @@ public class DemoTraffic {
     @Governed
     JobOperator jobs;
 
+    private int calls;
+
     @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "dispatch demo traffic")
     void submit() {
         if (!settings.demoEnabled()) {
@@ -32,10 +38,20 @@ public class DemoTraffic {
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < 3; i++) {
-            Properties p = new Properties();
-            p.setProperty("tenant", TENANTS[random.nextInt(TENANTS.length)]);
-            p.setProperty("millis", Integer.toString(100 + random.nextInt(400)));
-            jobs.start(DemoPolicies.JOB, p);
+            report(TENANTS[random.nextInt(TENANTS.length)], random);
         }
+        if (calls++ % 20 == 0) {
+            String noisy = TENANTS[random.nextInt(TENANTS.length)];
+            for (int i = 0; i < 60; i++) {
+                report(noisy, random);
+            }
+        }
+    }
+
+    private void report(String tenant, ThreadLocalRandom random) {
+        Properties p = new Properties();
+        p.setProperty("tenant", tenant);
+        p.setProperty("millis", Integer.toString(100 + random.nextInt(400)));
+        jobs.start(DemoPolicies.JOB, p);
     }
 }
