@@ -25,16 +25,21 @@ public final class Deployments {
     }
 
     public static EnterpriseArchive ear() {
+        return ear(false);
+    }
+
+    /** With {@code bench}, also the benchmark harness and its jobs. */
+    public static EnterpriseArchive ear(boolean bench) {
         EnterpriseArchive ear = ShrinkWrap.create(ZipImporter.class, "dispatch.ear")
                 .importFrom(new File(System.getProperty("dispatch.ear")))
                 .as(EnterpriseArchive.class);
         JavaArchive tests = ShrinkWrap.create(JavaArchive.class, "dispatch-tests.jar")
                 .addPackage(Deployments.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-        try (Stream<Path> jobs = Files.list(resource("it/batch-jobs"))) {
-            jobs.forEach(job -> tests.addAsManifestResource(job.toFile(), "batch-jobs/" + job.getFileName()));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        addJobs(tests, "it/batch-jobs");
+        if (bench) {
+            tests.addPackage("io.dispatchpolicy.bench");
+            addJobs(tests, "bench/batch-jobs");
         }
         ear.addAsModule(tests);
         // Arquillian's test runner servlet goes into a WAR of its own: the console's WAR requires a login.
@@ -42,6 +47,14 @@ public final class Deployments {
         ear.addAsLibraries(jarOf(org.awaitility.Awaitility.class), jarOf(org.hamcrest.Matcher.class),
                 jarOf(org.assertj.core.api.Assertions.class));
         return ear;
+    }
+
+    private static void addJobs(JavaArchive archive, String dir) {
+        try (Stream<Path> jobs = Files.list(resource(dir))) {
+            jobs.forEach(job -> archive.addAsManifestResource(job.toFile(), "batch-jobs/" + job.getFileName()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static Path resource(String name) {

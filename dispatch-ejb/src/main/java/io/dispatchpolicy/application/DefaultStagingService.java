@@ -14,8 +14,12 @@ import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
 import jakarta.batch.operations.JobRestartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchStatus;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.jberet.job.model.Job;
 import org.jberet.runtime.JobExecutionImpl;
 
@@ -49,6 +53,12 @@ public class DefaultStagingService implements StagingService {
     @Inject
     JobInstances instances;
 
+    @Inject
+    TickSignal signal;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters) {
         String jobName = JobXmlName.require(jobXmlName);
@@ -65,7 +75,9 @@ public class DefaultStagingService implements StagingService {
             submissions.add(assign(policy, jobName, validated, validated));
         }
         String user = permission.authorize("start");
-        return staging.stage(policy.name(), jobName, user, submissions, null);
+        long[] ids = staging.stage(policy.name(), jobName, user, submissions, null);
+        wakeTickOnCommit();
+        return ids;
     }
 
     @Override
@@ -97,7 +109,30 @@ public class DefaultStagingService implements StagingService {
         String jobName = original.getJobName();
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart);
         String user = permission.authorize("restart");
-        return staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
+        long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
+        wakeTickOnCommit();
+        return id;
+    }
+
+    /** The staged rows are visible to the tick only once the caller's transaction commits. */
+    private void wakeTickOnCommit() {
+        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+            signal.workArrived();
+            return;
+        }
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                // nothing to do before the outcome
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    signal.workArrived();
+                }
+            }
+        });
     }
 
     /**

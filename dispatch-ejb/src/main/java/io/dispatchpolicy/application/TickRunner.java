@@ -28,7 +28,8 @@ import java.util.logging.Logger;
 
 /**
  * A tick: iterations of claim → order → gates → admit, for {@code dispatch.tick-max-duration},
- * pausing {@code dispatch.idle-pause} after an iteration that admitted nothing; then one sample row
+ * pausing {@code dispatch.idle-pause} after an iteration that admitted nothing (or less, when a
+ * submission commits on this node: {@link TickSignal}); then one sample row
  * (with the time spent in iterations, so the console can tell how close the tick is to saturation).
  *
  * <p>Within an iteration each policy's claimed partitions are taken least-recently-admitted first
@@ -66,6 +67,9 @@ public class TickRunner {
     CompletionCounter completions;
 
     @Inject
+    TickSignal signal;
+
+    @Inject
     DispatchSettings settings;
 
     /** Runs one tick while {@code keepGoing} holds; @return what it did. */
@@ -84,7 +88,7 @@ public class TickRunner {
                 if (System.nanoTime() + idle >= deadline) {
                     break;
                 }
-                if (!sleep(idle)) {
+                if (!signal.awaitWork(idle)) {
                     break;
                 }
             } else if (System.nanoTime() >= deadline) {
@@ -192,16 +196,6 @@ public class TickRunner {
                     + p.policyName() + "' rolled back; its jobs stay staged");
             denials.add(new Denial(p.id(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));
             return 0;
-        }
-    }
-
-    private static boolean sleep(long nanos) {
-        try {
-            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 }

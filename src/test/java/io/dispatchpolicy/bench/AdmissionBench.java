@@ -1,0 +1,403 @@
+package io.dispatchpolicy.bench;
+
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.api.Governed;
+import io.dispatchpolicy.application.PolicyControl;
+import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.interfaces.schedule.TickTimer;
+import io.dispatchpolicy.it.Deployments;
+import io.dispatchpolicy.it.Params;
+import jakarta.annotation.Resource;
+import jakarta.batch.operations.JobOperator;
+import jakarta.batch.runtime.BatchRuntime;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
+import jakarta.transaction.UserTransaction;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.function.LongSupplier;
+import java.util.logging.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The benchmark scenarios of docs/benchmarks.md, run inside the server in one deployment so raw
+ * JBeret and the policy layer are measured on the same JVM, thread pool and database. Each scenario
+ * records figures; targets are ratios of figures from this same run.
+ */
+@ExtendWith(ArquillianExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AdmissionBench {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionBench.class.getName());
+    private static final BenchResults RESULTS = new BenchResults();
+    private static final String COMPLETED_SINCE = "SELECT count(*) FROM job_execution e JOIN job_instance i "
+            + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = ? AND e.jobexecutionid > ? AND e.batchstatus = 'COMPLETED'";
+    private static final String CREATED_SINCE = "SELECT count(*) FROM job_execution e JOIN job_instance i "
+            + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = ? AND e.jobexecutionid > ?";
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(true);
+    }
+
+    @Inject
+    @Governed
+    JobOperator governed;
+
+    @Inject
+    DispatchOperator dispatch;
+
+    @Inject
+    TickRunner ticks;
+
+    @Inject
+    TickTimer timer;
+
+    @Inject
+    PolicyControl control;
+
+    @Inject
+    Jdbc jdbc;
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    @Resource(lookup = "java:jboss/UserTransaction")
+    UserTransaction tx;
+
+    // ---------------------------------------------------------------- helpers
+
+    private long count(String sql, Object... args) {
+        return jdbc.query(sql, (c, st) -> {
+            for (int i = 0; i < args.length; i++) {
+                st.setObject(i + 1, args[i]);
+            }
+        }, rs -> rs.getLong(1)).get(0);
+    }
+
+    private long maxExecutionId() {
+        return count("SELECT coalesce(max(jobexecutionid), 0) FROM job_execution");
+    }
+
+    private void tick(boolean on) {
+        System.setProperty("dispatch.tick-enabled", Boolean.toString(on));
+        if (!on) {
+            await().atMost(Duration.ofSeconds(60)).during(Duration.ofMillis(1_500)).until(() -> !timer.isTicking());
+        }
+    }
+
+    private static long awaitCount(LongSupplier count, long target, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> count.getAsLong() >= target);
+        return System.nanoTime();
+    }
+
+    private static double perSecond(long n, long startNanos, long endNanos) {
+        return n / ((endNanos - startNanos) / 1e9);
+    }
+
+    private static List<Properties> jobs(int n, int partitions, String prefix) {
+        List<Properties> jobs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            jobs.add(Params.of("tenant", prefix + (i % partitions)));
+        }
+        return jobs;
+    }
+
+    /** Runs {@code n} calls split over {@code threads} threads; @return elapsed nanoseconds. */
+    private long parallel(int threads, int n, java.util.function.IntConsumer call) throws Exception {
+        List<Callable<Void>> work = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int from = t * n / threads;
+            int to = (t + 1) * n / threads;
+            work.add(() -> {
+                for (int i = from; i < to; i++) {
+                    call.accept(i);
+                }
+                return null;
+            });
+        }
+        long start = System.nanoTime();
+        for (Future<Void> f : executor.invokeAll(work)) {
+            f.get();
+        }
+        return System.nanoTime() - start;
+    }
+
+    private static double percentile(List<Long> values, double p) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    // ---------------------------------------------------------------- 1. raw JBeret
+
+    @Test
+    @Order(1)
+    void rawJBeretBaseline() throws Exception {
+        tick(false);
+        JobOperator jberet = BatchRuntime.getJobOperator();
+        for (String job : List.of("bench-noop", "bench-chunk")) {
+            for (int threads : new int[] {1, 4}) {
+                int n = job.equals("bench-noop") ? 2_000 * threads : 1_000 * threads;
+                long since = maxExecutionId();
+                long start = System.nanoTime();
+                long elapsed = parallel(threads, n, i -> jberet.start(job, new Properties()));
+                long done = awaitCount(() -> count(COMPLETED_SINCE, job, since), n, Duration.ofMinutes(5));
+                String name = "raw JBeret start(), " + job + ", " + threads + " thread" + (threads > 1 ? "s" : "");
+                RESULTS.add(name + ": executions created", "executions/s", n / (elapsed / 1e9));
+                RESULTS.add(name + ": executions completed", "executions/s", perSecond(n, start, done));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- 2. staging
+
+    @Test
+    @Order(2)
+    void staging() throws Exception {
+        tick(false);
+        for (int threads : new int[] {1, 4}) {
+            int n = 5_000 * threads;
+            long elapsed = parallel(threads, n, i -> governed.start("bench-stage", Params.of("tenant", "t" + (i % 100))));
+            RESULTS.add("staging, single submissions, " + threads + " thread" + (threads > 1 ? "s" : ""), "jobs/s",
+                    n / (elapsed / 1e9));
+        }
+        int calls = 10;
+        List<Properties> bulk = jobs(10_000, 100, "t");
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            dispatch.submitAll("bench-stage", bulk);
+        }
+        RESULTS.add("staging, bulk submissions of 10,000", "jobs/s", perSecond(calls * 10_000L, start, System.nanoTime()));
+        control.drain("bench-stage");
+
+        double raw = RESULTS.value("raw JBeret start(), bench-noop, 1 thread: executions created");
+        RESULTS.target("staging, single submissions, 1 thread", "single staging / raw start rate (1 thread)",
+                RESULTS.value("staging, single submissions, 1 thread") / raw, ">=", 3.0);
+        RESULTS.target("staging, bulk submissions of 10,000", "bulk staging jobs/s",
+                RESULTS.value("staging, bulk submissions of 10,000"), ">=", 25_000);
+    }
+
+    // ---------------------------------------------------------------- 3. admission end to end
+
+    @Test
+    @Order(3)
+    void admissionEndToEnd() {
+        record Case(String job, int jobs, int partitions) {
+        }
+        for (Case c : List.of(new Case("bench-e2e", 100_000, 1), new Case("bench-e2e", 100_000, 100),
+                new Case("bench-e2e", 100_000, 10_000), new Case("bench-e2e-chunk", 20_000, 100))) {
+            tick(false);
+            for (int from = 0; from < c.jobs(); from += 10_000) {
+                dispatch.submitAll(c.job(), jobs(10_000, c.partitions(), "p" + c.partitions() + "-"));
+            }
+            long since = maxExecutionId();
+            long start = System.nanoTime();
+            tick(true);
+            long created = awaitCount(() -> count(CREATED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
+            long completed = awaitCount(() -> count(COMPLETED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
+            String name = "admission end to end, " + c.job() + ", " + c.jobs() + " jobs over " + c.partitions() + " partitions";
+            RESULTS.add(name + ": executions created", "executions/s", perSecond(c.jobs(), start, created));
+            RESULTS.add(name + ": executions completed", "executions/s", perSecond(c.jobs(), start, completed));
+        }
+        tick(false);
+        String hundred = "admission end to end, bench-e2e, 100000 jobs over 100 partitions: executions created";
+        RESULTS.target(hundred, "admission (100 partitions) / raw creation rate (1 thread)",
+                RESULTS.value(hundred) / RESULTS.value("raw JBeret start(), bench-noop, 1 thread: executions created"),
+                ">=", 1.5);
+    }
+
+    // ---------------------------------------------------------------- 4. claim flatness
+
+    @Test
+    @Order(4)
+    void claimFlatness() throws Exception {
+        double small = medianIteration(1_000, 100, "small-");
+        double large = medianIteration(1_000_000, 100_000, "large-");
+        RESULTS.add("tick iteration, 1,000 staged in 100 partitions (median)", "ms", small);
+        RESULTS.add("tick iteration, 1,000,000 staged in 100,000 partitions (median)", "ms", large);
+        RESULTS.target("tick iteration, 1,000,000 staged in 100,000 partitions (median)",
+                "claim flatness: 1M-backlog / 1k-backlog iteration time", large / small, "<=", 1.5);
+    }
+
+    /** Stages, then times iterations that each claim 50 partitions and admit one job from each. */
+    private double medianIteration(int jobs, int partitions, String prefix) throws Exception {
+        tick(false);
+        for (int from = 0; from < jobs; from += 10_000) {
+            dispatch.submitAll("bench-flat", jobs(Math.min(10_000, jobs - from), partitions, prefix));
+        }
+        analyze();
+        ticks.iterate(); // warm-up
+        List<Long> times = new ArrayList<>();
+        for (int i = 0; i < 11; i++) {
+            long start = System.nanoTime();
+            ticks.iterate();
+            times.add(System.nanoTime() - start);
+        }
+        if (jobs >= 1_000_000) {
+            explainClaim();
+        }
+        control.drain("bench-flat");
+        return percentile(times, 50) / 1e6;
+    }
+
+    private void analyze() throws Exception {
+        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("ANALYZE dispatch.partitions");
+            s.execute("ANALYZE dispatch.staged_jobs");
+        }
+    }
+
+    /** EXPLAIN ANALYZE of the claim on the large backlog, rolled back, kept for docs/benchmarks.md. */
+    private void explainClaim() throws Exception {
+        StringBuilder plan = new StringBuilder();
+        tx.begin();
+        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) WITH claimed AS (SELECT id, last_checked_at AS previous "
+                     + "FROM dispatch.partitions WHERE pending_count > 0 AND NOT paused AND (next_eligible_at IS NULL OR "
+                     + "next_eligible_at <= clock_timestamp()) ORDER BY last_checked_at NULLS FIRST, id LIMIT 50 FOR UPDATE "
+                     + "SKIP LOCKED) UPDATE dispatch.partitions p SET last_checked_at = clock_timestamp() FROM claimed "
+                     + "WHERE p.id = claimed.id RETURNING p.id")) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        } finally {
+            tx.rollback();
+        }
+        Files.createDirectories(benchDir());
+        Files.writeString(benchDir().resolve("claim-plan-1m.txt"), plan.toString());
+        RESULTS.note("claim plan (1,000,000 staged in 100,000 partitions)", plan.toString());
+    }
+
+    // ---------------------------------------------------------------- 5. latency
+
+    @Test
+    @Order(5)
+    void latencyOnAnIdleSystem() {
+        tick(true);
+        JobOperator jberet = BatchRuntime.getJobOperator();
+        List<Long> latencies = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            long submitted = System.currentTimeMillis();
+            long id = governed.start("bench-latency", Params.of("tenant", "latency"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> dispatch.status(id).executionId().isPresent()
+                            && jberet.getJobExecution(dispatch.status(id).executionId().getAsLong()).getEndTime() != null);
+            long started = jberet.getJobExecution(dispatch.status(id).executionId().getAsLong()).getStartTime().getTime();
+            latencies.add(started - submitted);
+        }
+        RESULTS.add("latency submit -> start, idle, p50", "ms", percentile(latencies, 50));
+        RESULTS.add("latency submit -> start, idle, p99", "ms", percentile(latencies, 99));
+        RESULTS.target("latency submit -> start, idle, p50", "latency p50 (ms)", percentile(latencies, 50), "<=", 150);
+        RESULTS.target("latency submit -> start, idle, p99", "latency p99 (ms)", percentile(latencies, 99), "<=", 1500);
+    }
+
+    // ---------------------------------------------------------------- 6. fairness under a storm
+
+    @Test
+    @Order(6)
+    void fairnessUnderAStorm() throws Exception {
+        tick(true);
+        double governedP95 = storm(true);
+        double rawP95 = storm(false);
+        RESULTS.add("storm: small tenants' p95 wait, with the policy", "ms", governedP95);
+        RESULTS.add("storm: small tenants' p95 wait, plain JobOperator.start", "ms", rawP95);
+        RESULTS.target("storm: small tenants' p95 wait, with the policy", "storm p95 wait with the policy (ms)",
+                governedP95, "<=", 2000);
+        RESULTS.target("storm: small tenants' p95 wait, with the policy", "storm p95: without / with the policy",
+                rawP95 / governedP95, ">=", 20);
+    }
+
+    /**
+     * One tenant submits 50,000 jobs at once while 100 others each submit 20 over ~30 s.
+     *
+     * @return the small tenants' p95 wait (submit to start) in ms
+     */
+    private double storm(boolean governedRun) throws Exception {
+        String job = governedRun ? "bench-storm" : "bench-storm-raw";
+        JobOperator jberet = BatchRuntime.getJobOperator();
+        ConcurrentLinkedQueue<long[]> small = new ConcurrentLinkedQueue<>();
+        Future<?> burst = executor.submit(() -> {
+            if (governedRun) {
+                dispatch.submitAll(job, jobs(50_000, 1, "big"));
+            } else {
+                parallelQuietly(4, 50_000, i -> jberet.start(job, Params.of("tenant", "big")));
+            }
+        });
+        for (int round = 0; round < 20; round++) {
+            long roundStart = System.nanoTime();
+            for (int t = 0; t < 100; t++) {
+                long submitted = System.currentTimeMillis();
+                long id = governedRun ? governed.start(job, Params.of("tenant", "small-" + t))
+                        : jberet.start(job, Params.of("tenant", "small-" + t));
+                small.add(new long[] {id, submitted});
+            }
+            long left = 1_500_000_000L - (System.nanoTime() - roundStart);
+            if (left > 0) {
+                Thread.sleep(left / 1_000_000);
+            }
+        }
+        burst.get();
+        List<Long> waits = new ArrayList<>();
+        for (long[] s : small) {
+            long execution = await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200)).until(
+                    () -> governedRun ? dispatch.status(s[0]).executionId().orElse(-1) : s[0], e -> e > 0
+                            && jberet.getJobExecution(e).getStartTime() != null);
+            waits.add(jberet.getJobExecution(execution).getStartTime().getTime() - s[1]);
+        }
+        if (governedRun) {
+            control.drain(job);
+        }
+        long since = maxExecutionId();
+        await().atMost(Duration.ofMinutes(5)).until(() -> count("SELECT count(*) FROM job_execution WHERE batchstatus IN "
+                + "('STARTING', 'STARTED') AND jobexecutionid <= ?", since) == 0);
+        return percentile(waits, 95);
+    }
+
+    private void parallelQuietly(int threads, int n, java.util.function.IntConsumer call) {
+        try {
+            parallel(threads, n, call);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- report
+
+    private static Path benchDir() {
+        return Path.of(System.getProperty("dispatch.bench.dir", "target/bench"));
+    }
+
+    /** Last: prints the table into the server log and the build output, and writes results.json. */
+    @Test
+    @Order(7)
+    void resultsAreWritten() {
+        RESULTS.write(benchDir());
+        LOG.info(RESULTS.table());
+        assertThat(benchDir().resolve("results.json")).exists();
+    }
+}

@@ -1,0 +1,66 @@
+package io.dispatchpolicy.bench;
+
+import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.api.chunk.AbstractItemReader;
+import jakarta.batch.api.chunk.AbstractItemWriter;
+import jakarta.batch.api.chunk.ItemProcessor;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+import java.util.List;
+
+/** The benchmark jobs' artifacts: a batchlet that does nothing, and a ten-item chunk step. */
+public final class BenchArtifacts {
+
+    private BenchArtifacts() {
+    }
+
+    @Dependent
+    @Named("noopBatchlet")
+    public static class NoopBatchlet extends AbstractBatchlet {
+        @Override
+        public String process() {
+            return "COMPLETED";
+        }
+    }
+
+    @Dependent
+    @Named("tenItemsReader")
+    public static class TenItemsReader extends AbstractItemReader {
+        private int next;
+
+        @Override
+        public void open(Serializable checkpoint) {
+            next = checkpoint == null ? 0 : (Integer) checkpoint;
+        }
+
+        @Override
+        public Object readItem() {
+            return next < 10 ? next++ : null;
+        }
+
+        @Override
+        public Serializable checkpointInfo() {
+            return next;
+        }
+    }
+
+    @Dependent
+    @Named("doublingProcessor")
+    public static class DoublingProcessor implements ItemProcessor {
+        @Override
+        public Object processItem(Object item) {
+            return (Integer) item * 2;
+        }
+    }
+
+    @Dependent
+    @Named("discardingWriter")
+    public static class DiscardingWriter extends AbstractItemWriter {
+        @Override
+        public void writeItems(List<Object> items) {
+            // the point is the step machinery, not the output
+        }
+    }
+}
