@@ -210,7 +210,7 @@ class AdmissionBench {
         record Case(String job, int jobs, int partitions) {
         }
         for (Case c : List.of(new Case("bench-e2e", 100_000, 1), new Case("bench-e2e", 100_000, 100),
-                new Case("bench-e2e", 100_000, 10_000), new Case("bench-e2e-chunk", 20_000, 100))) {
+                new Case("bench-e2e", 100_000, 10_000), new Case("bench-e2e-chunk", 10_000, 100))) {
             tick(false);
             for (int from = 0; from < c.jobs(); from += 10_000) {
                 dispatch.submitAll(c.job(), jobs(10_000, c.partitions(), "p" + c.partitions() + "-"));

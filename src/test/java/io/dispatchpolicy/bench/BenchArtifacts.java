@@ -1,16 +1,18 @@
 package io.dispatchpolicy.bench;
 
 import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.batch.api.chunk.ItemProcessor;
 import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import java.io.Serializable;
 import java.util.List;
 
-/** The benchmark jobs' artifacts: a batchlet that does nothing, and a ten-item chunk step. */
+/** The benchmark jobs' artifacts: a batchlet that does nothing, one that sleeps, and a ten-item chunk step. */
 public final class BenchArtifacts {
 
     private BenchArtifacts() {
@@ -21,6 +23,21 @@ public final class BenchArtifacts {
     public static class NoopBatchlet extends AbstractBatchlet {
         @Override
         public String process() {
+            return "COMPLETED";
+        }
+    }
+
+    /** Holds a batch thread for a while, so a burst of them builds a queue in the thread pool. */
+    @Dependent
+    @Named("sleepingBatchlet")
+    public static class SleepingBatchlet extends AbstractBatchlet {
+        @Inject
+        @BatchProperty
+        String millis;
+
+        @Override
+        public String process() throws InterruptedException {
+            Thread.sleep(Long.parseLong(millis));
             return "COMPLETED";
         }
     }

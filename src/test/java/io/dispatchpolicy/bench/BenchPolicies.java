@@ -1,20 +1,18 @@
 package io.dispatchpolicy.bench;
 
+import io.dispatchpolicy.it.TestPolicies;
 import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
-import java.util.Map;
 
 /** Pass-through policies (partitioned, no gates) for throughput, and a gated one for the storm. */
 @ApplicationScoped
 public class BenchPolicies {
 
     private static Policy.Builder byTenant(String name) {
-        return Policy.named(name).governs(name)
-                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
-                .partitionBy(ctx -> ctx.get("tenant"));
+        return TestPolicies.byTenantWith(name);
     }
 
     @Produces

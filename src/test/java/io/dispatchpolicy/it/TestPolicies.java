@@ -119,7 +119,8 @@ public class TestPolicies {
         return byTenantWith("it-retry-bypass").retryStrategy(RetryStrategy.BYPASS).build();
     }
 
-    private static Policy.Builder byTenantWith(String name) {
+    /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */
+    public static Policy.Builder byTenantWith(String name) {
         return Policy.named(name)
                 .governs(name)
                 .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
