@@ -19,9 +19,9 @@ import java.util.TreeMap;
  * Puts submissions into staging and takes them out for admission; parks jobs that keep failing to
  * admit.
  *
- * <p>Staging is two statements whatever the number of jobs: one partition UPSERT and one INSERT, both
- * fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor hits PostgreSQL's
- * 65,535 bind-parameter limit (each statement binds a handful of arrays).
+ * <p>Staging is one statement per 10,000 jobs, whatever their number: a partition UPSERT and an
+ * INSERT in one CTE, both fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor
+ * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays).
  */
 @ApplicationScoped
 public class StagingRepository {
@@ -29,29 +29,29 @@ public class StagingRepository {
     /** Jobs per statement: keeps one statement's arrays and its WAL record to a sane size. */
     static final int CHUNK = 10_000;
 
-    // Keys arrive sorted, so concurrent bulk stagers lock partition rows in the same order (no deadlock).
-    // Every enqueue refreshes the partition's stored context: gates read the newest one. A partition
-    // created while its policy is paused is born paused.
-    private static final String UPSERT_PARTITIONS = """
-            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count, paused)
-            SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n,
-                   EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
-              FROM unnest(?::text[], ?::text[], ?::int[]) WITH ORDINALITY AS t(k, c, n, ord)
-             ORDER BY t.ord
-            ON CONFLICT (policy_name, partition_key) DO UPDATE
-               SET context = EXCLUDED.context,
-                   context_updated_at = EXCLUDED.context_updated_at,
-                   pending_count = p.pending_count + EXCLUDED.pending_count
-            RETURNING p.id, p.partition_key
-            """;
-
-    // ids come from the sequence in the order rows are inserted; RETURNING is sorted back by id.
-    private static final String INSERT_STAGED = """
-            WITH ins AS (
-                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
-                SELECT t.p, ?, t.j::jsonb, ?, clock_timestamp(), t.r
-                  FROM unnest(?::bigint[], ?::text[], ?::bigint[]) WITH ORDINALITY AS t(p, j, r, ord)
+    // One statement per chunk, one round trip even for a single job. The partition UPSERT comes first:
+    // its keys arrive sorted, so concurrent bulk stagers lock partition rows in the same order (no
+    // deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
+    // one); a partition created while its policy is paused is born paused. Staged rows then take their
+    // ids from the sequence in input order, and are returned sorted by id.
+    private static final String STAGE = """
+            WITH parts AS (
+                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count, paused)
+                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n,
+                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
+                  FROM unnest(?::text[], ?::text[], ?::int[]) WITH ORDINALITY AS t(k, c, n, ord)
                  ORDER BY t.ord
+                ON CONFLICT (policy_name, partition_key) DO UPDATE
+                   SET context = EXCLUDED.context,
+                       context_updated_at = EXCLUDED.context_updated_at,
+                       pending_count = p.pending_count + EXCLUDED.pending_count
+                RETURNING p.id, p.partition_key),
+            ins AS (
+                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
+                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart
+                  FROM unnest(?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY AS j(k, params, restart, ord)
+                  JOIN parts ON parts.partition_key = j.k
+                 ORDER BY j.ord
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
             """;
@@ -135,48 +135,38 @@ public class StagingRepository {
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
-            Map<String, Long> partitionIds = upsertPartitions(policyName, chunk);
-            List<Long> partitionColumn = new ArrayList<>(chunk.size());
+            // One partition row per key: the last context seen wins, as it would with one call per job.
+            Map<String, String> contextByKey = new TreeMap<>();
+            Map<String, Integer> countByKey = new HashMap<>();
+            List<String> keyColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
             for (Submission s : chunk) {
-                partitionColumn.add(partitionIds.get(s.partitionKey()));
+                contextByKey.put(s.partitionKey(), s.contextJson());
+                countByKey.merge(s.partitionKey(), 1, Integer::sum);
+                keyColumn.add(s.partitionKey());
                 parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
             }
+            List<String> keys = new ArrayList<>(contextByKey.keySet());
+            List<String> contexts = new ArrayList<>(contextByKey.values());
+            List<Integer> counts = keys.stream().map(countByKey::get).toList();
             List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
                     : restartOf.subList(from, to);
-            List<Long> chunkIds = jdbc.query(INSERT_STAGED, (c, st) -> {
-                st.setString(1, jobName);
-                st.setString(2, submittedBy);
-                st.setArray(3, Jdbc.longs(c, partitionColumn));
-                st.setArray(4, Jdbc.texts(c, parameterColumn));
-                st.setArray(5, Jdbc.longs(c, restartColumn));
+            List<Long> chunkIds = jdbc.query(STAGE, (c, st) -> {
+                st.setString(1, policyName);
+                st.setString(2, policyName);
+                st.setArray(3, Jdbc.texts(c, keys));
+                st.setArray(4, Jdbc.texts(c, contexts));
+                st.setArray(5, Jdbc.ints(c, counts));
+                st.setString(6, jobName);
+                st.setString(7, submittedBy);
+                st.setArray(8, Jdbc.texts(c, keyColumn));
+                st.setArray(9, Jdbc.texts(c, parameterColumn));
+                st.setArray(10, Jdbc.longs(c, restartColumn));
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
         }
-        return ids;
-    }
-
-    private Map<String, Long> upsertPartitions(String policyName, List<Submission> chunk) {
-        // One row per partition: the last context seen wins, as it would with one call per job.
-        Map<String, String> contextByKey = new TreeMap<>();
-        Map<String, Integer> countByKey = new HashMap<>();
-        for (Submission s : chunk) {
-            contextByKey.put(s.partitionKey(), s.contextJson());
-            countByKey.merge(s.partitionKey(), 1, Integer::sum);
-        }
-        List<String> keys = new ArrayList<>(contextByKey.keySet());
-        List<String> contexts = new ArrayList<>(contextByKey.values());
-        List<Integer> counts = keys.stream().map(countByKey::get).toList();
-        Map<String, Long> ids = new HashMap<>();
-        jdbc.query(UPSERT_PARTITIONS, (c, st) -> {
-            st.setString(1, policyName);
-            st.setString(2, policyName);
-            st.setArray(3, Jdbc.texts(c, keys));
-            st.setArray(4, Jdbc.texts(c, contexts));
-            st.setArray(5, Jdbc.ints(c, counts));
-        }, rs -> ids.put(rs.getString(2), rs.getLong(1)));
         return ids;
     }
 
