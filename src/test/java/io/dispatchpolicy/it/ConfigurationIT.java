@@ -9,6 +9,7 @@ import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.spi.DeclaredGate;
 import jakarta.inject.Inject;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -61,33 +62,22 @@ class ConfigurationIT extends EngineTest {
 
     @Test
     void invalidValuesAreRefusedWithThePropertysName() {
-        set("dispatch.policy.it-flow.admision-batch-size", "5");
-        assertThatThrownBy(policies::validateSettings).isInstanceOf(InvalidSettingException.class)
-                .hasMessageContaining("dispatch.policy.it-flow.admision-batch-size");
-        System.clearProperty("dispatch.policy.it-flow.admision-batch-size");
-
-        set("dispatch.policy.it-throttle.gate.nope.rate", "1");
-        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.it-throttle.gate.nope.rate");
-        System.clearProperty("dispatch.policy.it-throttle.gate.nope.rate");
-
-        set("dispatch.policy.it-throttle.gate.throttle.per", "soon");
-        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.it-throttle.gate.throttle.per");
-        System.clearProperty("dispatch.policy.it-throttle.gate.throttle.per");
-
-        set("dispatch.tick-admission-budget", "-1");
-        assertThatThrownBy(settings::validate).hasMessageContaining("dispatch.tick-admission-budget");
-        System.clearProperty("dispatch.tick-admission-budget");
-
-        set("dispatch.no-such-knob", "1");
-        assertThatThrownBy(settings::validate).hasMessageContaining("dispatch.no-such-knob");
-        System.clearProperty("dispatch.no-such-knob");
-
-        set("dispatch.policy.ghost.admission-batch-size", "1");
-        assertThatThrownBy(policies::validateSettings).hasMessageContaining("dispatch.policy.ghost.admission-batch-size");
-        System.clearProperty("dispatch.policy.ghost.admission-batch-size");
+        refused("dispatch.policy.it-flow.admision-batch-size", "5", policies::validateSettings);
+        refused("dispatch.policy.it-throttle.gate.nope.rate", "1", policies::validateSettings);
+        refused("dispatch.policy.it-throttle.gate.throttle.per", "soon", policies::validateSettings);
+        refused("dispatch.tick-admission-budget", "-1", settings::validate);
+        refused("dispatch.no-such-knob", "1", settings::validate);
+        refused("dispatch.policy.ghost.admission-batch-size", "1", policies::validateSettings);
 
         policies.validateSettings();
         settings.validate();
+    }
+
+    /** Setting {@code property} makes {@code validation} fail naming it; the property is removed again. */
+    private void refused(String property, String value, ThrowingCallable validation) {
+        set(property, value);
+        assertThatThrownBy(validation).isInstanceOf(InvalidSettingException.class).hasMessageContaining(property);
+        System.clearProperty(property);
     }
 
     @Test

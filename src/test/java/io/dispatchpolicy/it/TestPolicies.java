@@ -14,14 +14,6 @@ import java.util.Map;
 @ApplicationScoped
 public class TestPolicies {
 
-    private static Policy byTenant(String policy, String job) {
-        return Policy.named(policy)
-                .governs(job)
-                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
-                .partitionBy(ctx -> ctx.get("tenant"))
-                .build();
-    }
-
     @Produces
     Policy flow() {
         return Policy.named("it-flow")
@@ -33,12 +25,12 @@ public class TestPolicies {
 
     @Produces
     Policy atomic() {
-        return byTenant("it-atomic", "it-atomic");
+        return byTenantWith("it-atomic").build();
     }
 
     @Produces
     Policy concurrent() {
-        return byTenant("it-concurrent", "it-concurrent");
+        return byTenantWith("it-concurrent").build();
     }
 
     @Produces

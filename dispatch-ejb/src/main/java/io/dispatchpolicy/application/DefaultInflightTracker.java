@@ -5,6 +5,7 @@ import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.spi.Gate;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -53,13 +54,14 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             return;
         }
         InflightRepository.Finished f = row.get();
-        if (f.policyName() == null || policies.named(f.policyName()).isEmpty()) {
+        // Most policies have no adaptive gate: decide that from the declaration, without reading
+        // the policy's settings on every job's completion.
+        boolean adaptiveGates = f.policyName() != null && policies.named(f.policyName())
+                .map(p -> p.gates().stream().anyMatch(g -> g.gate() instanceof Gate.AdaptiveConcurrency)).orElse(false);
+        if (!adaptiveGates) {
             return;
         }
         EffectivePolicy policy = policies.effective(f.policyName());
-        if (policy.adaptiveGateIds().isEmpty()) {
-            return;
-        }
         Map<String, Object> context = JsonCodec.readScalars(f.contextJson());
         boolean failed = status == BatchStatus.FAILED;
         for (String gateId : policy.adaptiveGateIds()) {
