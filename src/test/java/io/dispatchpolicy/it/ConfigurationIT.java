@@ -103,7 +103,7 @@ class ConfigurationIT extends EngineTest {
     void everyTickWritesOneSampleRow() {
         long before = db.count("SELECT count(*) FROM dispatch.tick_samples");
         set("dispatch.tick-max-duration", "0.5");
-        set("dispatch.tick-enabled", "true");
+        letTheNodeTick();
         await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM dispatch.tick_samples") > before);
         assertThat(db.strings("SELECT node_id::text FROM dispatch.tick_samples ORDER BY id DESC LIMIT 1")).hasSize(1);
     }

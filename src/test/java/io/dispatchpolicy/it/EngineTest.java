@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -36,16 +37,55 @@ abstract class EngineTest extends SystemTest {
 
     private final Map<String, String> changed = new HashMap<>();
     private final Set<String> touched = new HashSet<>();
+    private long ticksBefore;
+    private long lastSampleBefore;
+    private boolean tickAllowed;
 
     @BeforeEach
     void stopTheNodesTick() {
         set("dispatch.tick-enabled", "false");
         // no tick running, and none starting, for longer than the idle chain's one-second poll
         await().atMost(Duration.ofSeconds(30)).during(Duration.ofMillis(1_500)).until(() -> !timer.isTicking());
+        ticksBefore = timer.ticksStarted();
+        lastSampleBefore = db.count("SELECT coalesce(max(id), 0) FROM dispatch.tick_samples");
     }
 
+    /**
+     * Checks that nothing but the test iterated (the counts these tests assert depend on it), then
+     * discards what the test left staged and puts its settings back — in that order, since the
+     * node's tick may start again once the settings are restored.
+     */
     @AfterEach
-    void discardWhatIsLeftStaged() {
+    void checkNoTickRanThenCleanUp() {
+        try {
+            assertOnlyTheTestIterated();
+        } finally {
+            discardWhatIsLeftStaged();
+            restoreSettings();
+        }
+    }
+
+    private void assertOnlyTheTestIterated() {
+        if (tickAllowed) {
+            return;
+        }
+        List<String> samples = db.strings("SELECT concat_ws(' ', 'node', node_id, 'started', started_at, 'iterations',"
+                + " iterations, 'admitted', admitted) FROM dispatch.tick_samples WHERE id > ?"
+                // samples a test seeds carry made-up node ids; real ticks come from registered nodes
+                + " AND node_id IN (SELECT id FROM dispatch.nodes) ORDER BY id", lastSampleBefore);
+        assertThat(timer.ticksStarted() - ticksBefore)
+                .as("ticks this node started while dispatch.tick-enabled=false (tick samples since: %s)", samples)
+                .isZero();
+        assertThat(samples).as("ticks any node recorded during the test").isEmpty();
+    }
+
+    /** For a test about the node's own tick: lets it run, and skips the check that it did not. */
+    void letTheNodeTick() {
+        tickAllowed = true;
+        set("dispatch.tick-enabled", "true");
+    }
+
+    private void discardWhatIsLeftStaged() {
         Object[] policies = touched.toArray(new String[0]);
         db.update("DELETE FROM dispatch.staged_jobs s USING dispatch.partitions p WHERE s.partition_id = p.id "
                 + "AND p.policy_name = ANY(?)", (Object) policies);
@@ -54,8 +94,7 @@ abstract class EngineTest extends SystemTest {
         touched.clear();
     }
 
-    @AfterEach
-    void restoreSettings() {
+    private void restoreSettings() {
         changed.forEach((key, value) -> {
             if (value == null) {
                 System.clearProperty(key);
@@ -87,7 +126,9 @@ abstract class EngineTest extends SystemTest {
         return db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?", policy, key);
     }
 
+    /** Jobs admitted from the partition so far (checking first that only the test's own iterations admitted). */
     long admitted(String policy, String key) {
+        assertOnlyTheTestIterated();
         return db.count("SELECT total_admitted FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?",
                 policy, key);
     }

@@ -21,6 +21,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,6 +32,7 @@ import java.util.logging.Logger;
  * {@code @Schedule} watchdog restarts the chain within a minute should it ever break. The timers are
  * not persistent: each node ticks on its own, and {@code SKIP LOCKED} keeps nodes from admitting the
  * same partition. With {@code dispatch.tick-enabled=false} the chain idles, checking once a second.
+ * A tick that fails is retried after that same second, so a broken database is not hammered.
  */
 @Singleton
 @Startup
@@ -43,8 +45,12 @@ public class TickTimer {
     private static final String TICK = "dispatch tick";
     private static final long DISABLED_POLL_MS = 1_000;
     private static final long NEXT_TICK_MS = 1;
+    /** The watchdog restarts a chain that has not fired for this long (longer than any poll or tick). */
+    private static final long STALLED_AFTER_MS = 60_000;
 
     private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicLong ticksStarted = new AtomicLong();
+    private volatile long lastFiredMillis = System.currentTimeMillis();
     private volatile boolean stopping;
 
     // An EJB reference (not a CDI proxy) makes the runner outlive this bean at undeploy, so the
@@ -68,6 +74,11 @@ public class TickTimer {
         return running.get();
     }
 
+    /** How many ticks this node has started since the deployment started. */
+    public long ticksStarted() {
+        return ticksStarted.get();
+    }
+
     /** Lets a running tick finish its iteration (it checks {@code stopping} each iteration and idle pause). */
     @PreDestroy
     void stop() {
@@ -88,28 +99,39 @@ public class TickTimer {
         if (stopping || !running.compareAndSet(false, true)) {
             return;
         }
-        boolean ticked = false;
+        lastFiredMillis = System.currentTimeMillis();
+        long next = DISABLED_POLL_MS;
         try {
             if (settings.tickEnabled()) {
-                ticked = true;
+                ticksStarted.incrementAndGet();
                 runner.tick(() -> !stopping && settings.tickEnabled());
+                next = NEXT_TICK_MS;
             }
         } catch (RuntimeException e) {
-            LOG.log(stopping ? Level.FINE : Level.WARNING, "Tick failed; the next one retries", e);
+            // at undeploy the runner may stop before this bean does: not worth a warning then
+            if (!stopping) {
+                LOG.log(Level.WARNING, "Tick failed; the next one starts in a second", e);
+            }
         } finally {
+            lastFiredMillis = System.currentTimeMillis();
             running.set(false);
             if (!stopping) {
-                schedule(ticked ? NEXT_TICK_MS : DISABLED_POLL_MS);
+                schedule(next);
             }
         }
     }
 
-    /** Restarts the chain if no tick is running or scheduled (it can only break on an unexpected error). */
+    /**
+     * Restarts the chain if it has not fired for a minute (it can only break on an unexpected
+     * error). Judged by time rather than by listing timers, which races with a tick that is just
+     * scheduling its successor.
+     */
     @Schedule(hour = "*", minute = "*", persistent = false, info = "dispatch tick watchdog")
     void watchdog() {
-        boolean scheduled = timers.getTimers().stream().anyMatch(t -> TICK.equals(t.getInfo()));
-        if (!stopping && !running.get() && !scheduled) {
+        long idleFor = System.currentTimeMillis() - lastFiredMillis;
+        if (!stopping && !running.get() && idleFor > STALLED_AFTER_MS) {
             LOG.warning("The tick chain had stopped; restarting it");
+            lastFiredMillis = System.currentTimeMillis();
             schedule(NEXT_TICK_MS);
         }
     }
