@@ -1,12 +1,10 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import io.dispatchpolicy.domain.gate.TokenBucket;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 
-import java.io.StringReader;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,10 +22,7 @@ public final class GateStateCodec {
         if (json == null || json.isBlank()) {
             return buckets;
         }
-        JsonObject state;
-        try (var reader = Json.createReader(new StringReader(json))) {
-            state = reader.readObject();
-        }
+        JsonObject state = JsonCodec.parse(json);
         state.forEach((id, value) -> {
             if (value.getValueType() == JsonValue.ValueType.OBJECT) {
                 JsonObject o = value.asJsonObject();
@@ -41,8 +36,8 @@ public final class GateStateCodec {
     }
 
     public static String writeBuckets(Map<String, TokenBucket.State> buckets) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
-        buckets.forEach((id, s) -> b.add(id, Json.createObjectBuilder().add("tokens", s.tokens()).add("at", s.atMillis())));
+        JsonObjectBuilder b = JsonCodec.JSON.createObjectBuilder();
+        buckets.forEach((id, s) -> b.add(id, JsonCodec.JSON.createObjectBuilder().add("tokens", s.tokens()).add("at", s.atMillis())));
         return b.build().toString();
     }
 }
