@@ -52,7 +52,8 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static String envOr(String name, String fallback) {
+    /** The environment variable's value, or the fallback when it is unset or blank. */
+    static String envOr(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
     }

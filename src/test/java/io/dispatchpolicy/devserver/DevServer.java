@@ -28,8 +28,8 @@ public final class DevServer {
     public static void main(String[] args) throws Exception {
         Path jbossHome = Path.of(required("jboss.home"));
         Path ear = Path.of(required("dispatch.ear"));
-        Path runDir = Path.of(envOr("DISPATCH_RUN_DIR", required("dispatch.run.dir"))).toAbsolutePath();
-        int pgPort = Integer.parseInt(envOr("DISPATCH_PG_PORT", "55432"));
+        Path runDir = Path.of(Database.envOr("DISPATCH_RUN_DIR", required("dispatch.run.dir"))).toAbsolutePath();
+        int pgPort = Integer.parseInt(Database.envOr("DISPATCH_PG_PORT", "55432"));
 
         Database db = Database.startOrConnect(runDir.resolve("pgdata"), pgPort);
         System.out.println(db.embedded()
@@ -148,10 +148,5 @@ public final class DevServer {
             throw new IllegalStateException("System property " + property + " is not set; start with ./mvnw -Prun verify");
         }
         return value;
-    }
-
-    private static String envOr(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }

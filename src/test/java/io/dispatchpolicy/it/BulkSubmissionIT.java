@@ -40,8 +40,7 @@ class BulkSubmissionIT extends SystemTest {
                 .containsExactly("1234");
         assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'it-bulk'")).isEqualTo(50);
 
-        await().atMost(Duration.ofMinutes(5)).until(() -> db.count("SELECT count(*) FROM job_execution e JOIN job_instance i "
-                + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = 'it-bulk' AND e.batchstatus = 'COMPLETED'") == JOBS);
+        await().atMost(Duration.ofMinutes(5)).until(() -> db.completedExecutions("it-bulk") == JOBS);
         assertThat(db.staged("it-bulk")).isZero();
         assertThat(db.executionsPerSubmission("it-bulk").values()).hasSize(JOBS).containsOnly(1);
     }

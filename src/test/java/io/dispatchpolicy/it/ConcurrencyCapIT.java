@@ -43,8 +43,6 @@ class ConcurrencyCapIT extends SystemTest {
         }
         dispatch.submitAll("it-cap3", jobs);
         long partition = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-cap3' AND partition_key = 'cap'");
-        String completed = "SELECT count(*) FROM job_execution e JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid "
-                + "WHERE i.jobname = 'it-cap3' AND e.batchstatus = 'COMPLETED'";
 
         long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
         AtomicBoolean done = new AtomicBoolean();
@@ -58,7 +56,7 @@ class ConcurrencyCapIT extends SystemTest {
         };
         Callable<Integer> worker = () -> {
             int admitted = 0;
-            while (db.count(completed) < JOBS && System.nanoTime() < deadline) {
+            while (db.completedExecutions("it-cap3") < JOBS && System.nanoTime() < deadline) {
                 admitted += ticks.iterate().admitted();
             }
             return admitted;
@@ -68,7 +66,7 @@ class ConcurrencyCapIT extends SystemTest {
         done.set(true);
         sampling.get();
 
-        assertThat(db.count(completed)).isEqualTo(JOBS);
+        assertThat(db.completedExecutions("it-cap3")).isEqualTo(JOBS);
         assertThat(workers.get(0).get() + workers.get(1).get()).isPositive();
         assertThat(Running.max("it-cap3/cap")).isBetween(1, 3);
         assertThat(inFlightMax.get()).isBetween(1L, 3L);

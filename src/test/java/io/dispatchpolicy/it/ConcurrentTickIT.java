@@ -65,8 +65,7 @@ class ConcurrentTickIT extends SystemTest {
         assertThat(db.count("SELECT sum(total_admitted) FROM dispatch.partitions WHERE policy_name = 'it-concurrent'"))
                 .isEqualTo(JOBS);
 
-        await().atMost(Duration.ofMinutes(3)).until(() -> db.count("SELECT count(*) FROM job_execution e JOIN job_instance i "
-                + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = 'it-concurrent' AND e.batchstatus = 'COMPLETED'") == JOBS);
+        await().atMost(Duration.ofMinutes(3)).until(() -> db.completedExecutions("it-concurrent") == JOBS);
         for (long id : ids) {
             assertThat(Runs.of(dispatch.status(id).executionId().orElseThrow())).isEqualTo(1);
         }

@@ -12,8 +12,7 @@ import static org.awaitility.Awaitility.await;
 class GatesIT extends EngineTest {
 
     private double tokens(String policy, String key, String gate) {
-        return Double.parseDouble(db.strings("SELECT gate_state->'" + gate + "'->>'tokens' FROM dispatch.partitions "
-                + "WHERE policy_name = ? AND partition_key = ?", policy, key).get(0));
+        return Double.parseDouble(column("gate_state->'" + gate + "'->>'tokens'", policy, key));
     }
 
     @Test

@@ -11,6 +11,8 @@ import io.dispatchpolicy.application.monitoring.Summary;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -26,8 +28,12 @@ class MonitoringIT extends EngineTest {
     @Inject
     PartitionControl partitionControl;
 
-    private long reasonCount(Summary s, String reason) {
-        return s.denialReasons().stream().filter(k -> k.key().equals(reason)).mapToLong(KeyCount::count).sum();
+    private static long reasonCount(List<KeyCount> reasons, String reason) {
+        return reasons.stream().filter(k -> k.key().equals(reason)).mapToLong(KeyCount::count).sum();
+    }
+
+    private static long reasonCount(Summary s, String reason) {
+        return reasonCount(s.denialReasons(), reason);
     }
 
     @Test
@@ -75,8 +81,7 @@ class MonitoringIT extends EngineTest {
     }
 
     private long waitingOnThrottle() {
-        return policy("it-throttle").denialReasons().stream().filter(k -> k.key().equals("throttle_empty"))
-                .mapToLong(KeyCount::count).sum();
+        return reasonCount(policy("it-throttle").denialReasons(), "throttle_empty");
     }
 
     @Test

@@ -54,9 +54,15 @@ public class TestSupport {
         return perSubmission;
     }
 
+    private static final String EXECUTIONS_OF_JOB = "SELECT count(*) FROM job_execution e JOIN job_instance i "
+            + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = ?";
+
     public long jobExecutions(String jobName) {
-        return count("SELECT count(*) FROM job_execution e JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid "
-                + "WHERE i.jobname = ?", jobName);
+        return count(EXECUTIONS_OF_JOB, jobName);
+    }
+
+    public long completedExecutions(String jobName) {
+        return count(EXECUTIONS_OF_JOB + " AND e.batchstatus = 'COMPLETED'", jobName);
     }
 
     public long staged(String jobName) {
@@ -78,14 +84,9 @@ public class TestSupport {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public long admittedButNeverSubmitted(String jobName, UUID deadNode) {
-        BatchEnvironment env = runtime.environment();
-        JobRepository repository = env.getJobRepository();
-        Job job = runtime.loadJob(jobName);
-        repository.addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
-        JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
         Properties params = new Properties();
         params.setProperty("dispatch.submissionId", "42");
-        JobExecutionImpl execution = repository.createJobExecution(instance, params);
+        JobExecutionImpl execution = newExecution(jobName, params);
         update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at) "
                 + "VALUES (?, 42, 0, ?, now())", execution.getExecutionId(), deadNode);
         return execution.getExecutionId();
@@ -101,23 +102,28 @@ public class TestSupport {
                 + "VALUES (?, ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
                 + "DO UPDATE SET context = EXCLUDED.context RETURNING id", policyAndJob, tenant, tenant);
         long submission = count("SELECT nextval('dispatch.submission_id_seq')");
-        BatchEnvironment env = runtime.environment();
-        JobRepository repository = env.getJobRepository();
-        Job job = runtime.loadJob(policyAndJob);
-        repository.addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
-        JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
         Properties params = new Properties();
         params.setProperty("dispatch.submissionId", Long.toString(submission));
         params.setProperty("tenant", tenant);
-        JobExecutionImpl execution = repository.createJobExecution(instance, params);
+        JobExecutionImpl execution = newExecution(policyAndJob, params);
         execution.setBatchStatus(jakarta.batch.runtime.BatchStatus.STARTED);
-        repository.updateJobExecution(execution, false, false);
+        runtime.environment().getJobRepository().updateJobExecution(execution, false, false);
         update("INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at) VALUES (?, ?, ?, now())",
                 submission, execution.getExecutionId(), partition);
         update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, started_at) "
                 + "VALUES (?, ?, ?, ?, now() - interval '10 minutes', now() - interval '10 minutes')",
                 execution.getExecutionId(), submission, partition, node);
-        return new Running(submission, execution.getExecutionId(), instance.getInstanceId());
+        return new Running(submission, execution.getExecutionId(), execution.getJobInstance().getInstanceId());
+    }
+
+    /** A new instance and execution of the job, written through JBeret's own repository (caller's transaction). */
+    private JobExecutionImpl newExecution(String jobName, Properties params) {
+        BatchEnvironment env = runtime.environment();
+        JobRepository repository = env.getJobRepository();
+        Job job = runtime.loadJob(jobName);
+        repository.addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
+        JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
+        return repository.createJobExecution(instance, params);
     }
 
     public String batchStatus(long executionId) {

@@ -133,7 +133,7 @@ public class DefaultAdmissionService implements AdmissionService {
         LockedPartition locked = lock.get();
         List<StagedJob> jobs = staging.take(partitionId, count);
         if (!jobs.isEmpty()) {
-            Optional<EffectivePolicy> policy = registry.named(locked.policyName()).map(p -> registry.effective(p.name()));
+            Optional<EffectivePolicy> policy = registry.effectiveIfDeclared(locked.policyName());
             admitJobs(partitionId, locked, policy.orElse(null), jobs, null);
         }
         return jobs.size();

@@ -5,7 +5,6 @@ import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
-import io.dispatchpolicy.spi.Gate;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -56,9 +55,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         InflightRepository.Finished f = row.get();
         // Most policies have no adaptive gate: decide that from the declaration, without reading
         // the policy's settings on every job's completion.
-        boolean adaptiveGates = f.policyName() != null && policies.named(f.policyName())
-                .map(p -> p.gates().stream().anyMatch(g -> g.gate() instanceof Gate.AdaptiveConcurrency)).orElse(false);
-        if (!adaptiveGates) {
+        if (f.policyName() == null || policies.named(f.policyName()).map(p -> p.adaptiveGateIds().isEmpty()).orElse(true)) {
             return;
         }
         EffectivePolicy policy = policies.effective(f.policyName());

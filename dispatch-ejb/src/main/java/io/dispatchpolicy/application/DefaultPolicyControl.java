@@ -5,8 +5,6 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
-import java.util.Set;
-
 /**
  * Operator actions on policies. Callers authorize: the console and the REST endpoint require the
  * {@code dispatch-admin} role.
@@ -40,11 +38,6 @@ public class DefaultPolicyControl implements PolicyControl {
         int drained = staging.drainPolicy(known(policyName));
         LOG.info(() -> "Drained policy '" + policyName + "': " + drained + " staged job(s) deleted");
         return drained;
-    }
-
-    @Override
-    public Set<String> pausedPolicies() {
-        return state.pausedPolicies();
     }
 
     private String known(String policyName) {

@@ -84,8 +84,8 @@ public class DefaultRecoveryService implements RecoveryService {
                 continue; // it ended before its node died; only its slot was left to free
             }
             String jobName = instances.jobName(r.executionId());
-            RetryStrategy strategy = policies.named(r.policyName()).isPresent()
-                    ? policies.effective(r.policyName()).retryStrategy() : RetryStrategy.RESTAGE;
+            RetryStrategy strategy = policies.effectiveIfDeclared(r.policyName())
+                    .map(EffectivePolicy::retryStrategy).orElse(RetryStrategy.RESTAGE);
             if (strategy == RetryStrategy.BYPASS) {
                 Properties params = new Properties();
                 params.setProperty(io.dispatchpolicy.domain.model.JobParameters.SUBMISSION_ID, Long.toString(r.submissionId()));

@@ -37,12 +37,11 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
 
     /** True when a gate needs the partition's in-flight count. */
     public boolean countsInFlight() {
-        return policy.gates().stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle));
+        return policy.countsInFlight();
     }
 
     public List<String> adaptiveGateIds() {
-        return policy.gates().stream().filter(g -> g.gate() instanceof Gate.AdaptiveConcurrency)
-                .map(DeclaredGate::id).toList();
+        return policy.adaptiveGateIds();
     }
 
     /**

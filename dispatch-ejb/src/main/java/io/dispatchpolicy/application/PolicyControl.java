@@ -1,7 +1,5 @@
 package io.dispatchpolicy.application;
 
-import java.util.Set;
-
 /** Operator actions on whole policies. */
 public interface PolicyControl {
 
@@ -15,6 +13,4 @@ public interface PolicyControl {
 
     /** Deletes every staged job of every partition of the policy (jobs in flight run on); @return how many. */
     int drain(String policyName);
-
-    Set<String> pausedPolicies();
 }

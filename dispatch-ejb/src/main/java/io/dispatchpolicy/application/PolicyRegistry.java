@@ -53,6 +53,7 @@ public class PolicyRegistry {
 
     private Map<String, Policy> byName;
     private Map<String, Policy> byJob;
+    private List<String> sortedNames;
     private final java.util.Set<String> configured = new java.util.HashSet<>();
 
     @PostConstruct
@@ -81,6 +82,7 @@ public class PolicyRegistry {
         }
         byName = Collections.unmodifiableMap(names);
         byJob = Collections.unmodifiableMap(jobs);
+        sortedNames = byName.keySet().stream().sorted().toList();
     }
 
     /** The policy governing this job XML name (with or without {@code .xml}), if any. */
@@ -96,18 +98,33 @@ public class PolicyRegistry {
         return byName.values();
     }
 
+    /** The policies' names, sorted (for the console's filters). */
+    public List<String> names() {
+        return sortedNames;
+    }
+
     /** The policy with its current {@code dispatch.policy.<name>.*} overrides; read on every call. */
     public EffectivePolicy effective(String name) {
-        Policy p = Optional.ofNullable(byName.get(name))
-                .orElseThrow(() -> new IllegalArgumentException("No policy named '" + name + "'"));
-        String base = PREFIX + name + ".";
+        return effectiveIfDeclared(name).orElseThrow(() -> new IllegalArgumentException("No policy named '" + name + "'"));
+    }
+
+    /**
+     * As {@link #effective}, or empty when this deployment declares no such policy (rows staged under
+     * a policy since removed).
+     */
+    public Optional<EffectivePolicy> effectiveIfDeclared(String name) {
+        return named(name).map(this::effective);
+    }
+
+    private EffectivePolicy effective(Policy p) {
+        String base = PREFIX + p.name() + ".";
         int batch = settings.positiveInt(base + "admission-batch-size",
                 p.admissionBatchSize().orElseGet(settings::admissionBatchSize));
         OptionalInt budget = settings.raw(base + "tick-admission-budget").isPresent()
                 ? settings.optionalPositiveInt(base + "tick-admission-budget")
                 : p.tickAdmissionBudget().isPresent() ? p.tickAdmissionBudget() : settings.tickAdmissionBudget();
         Optional<Duration> halfLife = settings.raw(base + "fairness-half-life").isPresent()
-                ? settings.optionalSeconds(base + "fairness-half-life", 60)
+                ? settings.optionalSeconds(base + "fairness-half-life", DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS)
                 : p.fairnessDisabled() ? Optional.empty() : p.fairnessHalfLife().or(settings::fairnessHalfLife);
         RetryStrategy retry = settings.raw(base + "retry-strategy").map(v -> retryStrategy(base + "retry-strategy", v))
                 .orElse(p.retryStrategy());

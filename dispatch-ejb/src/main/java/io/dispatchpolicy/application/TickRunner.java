@@ -121,7 +121,7 @@ public class TickRunner {
                 group.getValue().forEach(p -> pausedIds.add(p.id()));
             } else if (policies.named(group.getKey()).isEmpty()) {
                 // staged under a policy this deployment no longer declares: wait for it to come back
-                group.getValue().forEach(p -> denials.add(new Denial(p.id(), "unknown_policy", Duration.ofSeconds(60), 0)));
+                group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.UNKNOWN_POLICY, Duration.ofSeconds(60), 0)));
             } else {
                 EffectivePolicy policy;
                 try {
@@ -129,7 +129,7 @@ public class TickRunner {
                 } catch (RuntimeException e) {
                     // a bad value written at runtime: hold the policy, loudly, until it is fixed
                     LOG.log(Level.SEVERE, e, () -> "Policy '" + group.getKey() + "' is held: " + e.getMessage());
-                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), "invalid_settings", Duration.ofSeconds(10), 0)));
+                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0)));
                     continue;
                 }
                 admitPolicy(policy, group.getValue(), now, denials, report);

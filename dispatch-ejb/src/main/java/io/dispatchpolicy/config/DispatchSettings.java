@@ -42,6 +42,9 @@ public class DispatchSettings {
     public static final String DEMO_ENABLED = "dispatch.demo.enabled";
 
     /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
+    /** Fairness half-life when nothing sets one (global, per policy, or in the console's view of a partition). */
+    public static final double DEFAULT_FAIRNESS_HALF_LIFE_SECONDS = 60;
+
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
@@ -76,7 +79,7 @@ public class DispatchSettings {
 
     /** Half-life of the decayed-admits average; empty when fairness is off. */
     public Optional<Duration> fairnessHalfLife() {
-        return optionalSeconds(FAIRNESS_HALF_LIFE, 60);
+        return optionalSeconds(FAIRNESS_HALF_LIFE, DEFAULT_FAIRNESS_HALF_LIFE_SECONDS);
     }
 
     /** Admissions per tick iteration per policy, shared fairly; empty for none. */

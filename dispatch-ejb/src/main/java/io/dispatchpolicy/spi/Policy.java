@@ -45,6 +45,8 @@ public final class Policy {
     private final PartitionFunction partitionBy;
     private final Integer admissionBatchSize;
     private final List<DeclaredGate> gates;
+    private final List<String> adaptiveGateIds;
+    private final boolean countsInFlight;
     private final Duration fairnessHalfLife;
     private final boolean fairnessDisabled;
     private final Integer tickAdmissionBudget;
@@ -57,6 +59,10 @@ public final class Policy {
         this.partitionBy = b.partitionBy;
         this.admissionBatchSize = b.admissionBatchSize;
         this.gates = List.copyOf(b.gates);
+        // facts of the declaration that admission and every job's completion ask for: derived once
+        this.adaptiveGateIds = gates.stream().filter(g -> g.gate() instanceof Gate.AdaptiveConcurrency)
+                .map(DeclaredGate::id).toList();
+        this.countsInFlight = gates.stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle));
         this.fairnessHalfLife = b.fairnessHalfLife;
         this.fairnessDisabled = b.fairnessDisabled;
         this.tickAdmissionBudget = b.tickAdmissionBudget;
@@ -84,6 +90,16 @@ public final class Policy {
     /** Gates in declared order, with their ids. */
     public List<DeclaredGate> gates() {
         return gates;
+    }
+
+    /** Ids of the adaptive concurrency gates, in declared order. */
+    public List<String> adaptiveGateIds() {
+        return adaptiveGateIds;
+    }
+
+    /** True when a gate needs the partition's in-flight count (every gate but a throttle). */
+    public boolean countsInFlight() {
+        return countsInFlight;
     }
 
     /** Per-policy fairness half-life; empty means the global setting. */

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /** Assembles the read models; each figure is one query, none holds a lock. */
@@ -65,7 +66,8 @@ public class DefaultMonitoring implements Monitoring {
         Double drain = rate5 > 0 ? t[0] / rate5 / 60.0 : null;
         double failureRate = w[5] == 0 ? 0 : w[6] / (double) w[5];
         List<TrendPoint> trend = repository.pendingTrend();
-        Double target = settings.adapterThroughputTarget().isPresent() ? settings.adapterThroughputTarget().getAsDouble() : null;
+        OptionalDouble throughputTarget = settings.adapterThroughputTarget();
+        Double target = throughputTarget.isPresent() ? throughputTarget.getAsDouble() : null;
         return new Summary(t[0], t[1], t[5], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
                 failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), Instant.now());
@@ -116,13 +118,17 @@ public class DefaultMonitoring implements Monitoring {
     @Override
     public Optional<PartitionDetail> partition(long partitionId) {
         Partition p = browser.find(partitionId);
+        if (p == null) {
+            return Optional.empty();
+        }
         String[] state = repository.partitionState(partitionId);
-        if (p == null || state == null) {
+        if (state == null) {
             return Optional.empty();
         }
         Instant now = Instant.now();
-        Optional<EffectivePolicy> policy = registry.named(p.getPolicyName()).map(x -> registry.effective(x.name()));
-        double halfLife = policy.flatMap(EffectivePolicy::fairnessHalfLife).map(d -> d.toMillis() / 1000.0).orElse(60.0);
+        Optional<EffectivePolicy> policy = registry.effectiveIfDeclared(p.getPolicyName());
+        double halfLife = policy.flatMap(EffectivePolicy::fairnessHalfLife).map(d -> d.toMillis() / 1000.0)
+                .orElse(DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS);
         double decayed = io.dispatchpolicy.domain.gate.DecayedAdmits.at(p.getDecayedAdmits(),
                 p.getDecayedAdmitsAt() == null ? 0 : p.getDecayedAdmitsAt().toEpochMilli(), now.toEpochMilli(), halfLife);
         // An average that decays with time constant tau holds tau seconds' worth of admissions.

@@ -1,12 +1,17 @@
 package io.dispatchpolicy.domain.model;
 
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.domain.gate.ConcurrencyCap;
+import io.dispatchpolicy.domain.gate.TokenBucket;
+
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A partition the tick did not admit from, as written back in one statement per iteration.
  *
  * @param partitionId             the partition
- * @param reason                  a gate's reason, {@code tick_cap_exhausted}, or {@code admission_failed}
+ * @param reason                  one of {@link #REASONS}
  * @param retryAfter              how long it is not claimed again; zero for none
  * @param restoreCheckedAtMillis  when non-zero, its {@code last_checked_at} goes back to this value so
  *                                it stays at the front of the next claim
@@ -15,4 +20,11 @@ public record Denial(long partitionId, String reason, Duration retryAfter, long 
 
     public static final String TICK_CAP_EXHAUSTED = "tick_cap_exhausted";
     public static final String ADMISSION_FAILED = "admission_failed";
+    public static final String GATE_PARAMETER_INVALID = "gate_parameter_invalid";
+    public static final String INVALID_SETTINGS = "invalid_settings";
+    public static final String UNKNOWN_POLICY = "unknown_policy";
+
+    /** Every reason a partition can be denied for: the gates' own, then the tick's. */
+    public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
+            TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY);
 }

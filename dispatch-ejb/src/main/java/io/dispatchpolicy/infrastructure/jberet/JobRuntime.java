@@ -27,7 +27,7 @@ public class JobRuntime {
     private volatile AbstractJobOperator operator;
     private final Set<String> knownJobXmls = ConcurrentHashMap.newKeySet();
 
-    public AbstractJobOperator operator() {
+    private AbstractJobOperator operator() {
         AbstractJobOperator op = operator;
         if (op == null) {
             Thread thread = Thread.currentThread();

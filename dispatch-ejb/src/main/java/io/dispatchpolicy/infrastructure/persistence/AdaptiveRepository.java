@@ -71,7 +71,7 @@ public class AdaptiveRepository {
      * Applies one observation under the row's lock, so concurrent completions of one partition each
      * count ({@code update} receives null if the row was swept meanwhile, and seeds it).
      */
-    public AdaptiveCap.State update(long partitionId, String gateId, UnaryOperator<AdaptiveCap.State> update) {
+    public void update(long partitionId, String gateId, UnaryOperator<AdaptiveCap.State> update) {
         Optional<AdaptiveCap.State> current = jdbc.query(LOCK, (c, st) -> {
             st.setLong(1, partitionId);
             st.setString(2, gateId);
@@ -84,6 +84,5 @@ public class AdaptiveRepository {
             st.setDouble(4, next.ewmaLagMs());
             st.setInt(5, next.consecutiveFailures());
         });
-        return next;
     }
 }

@@ -99,7 +99,6 @@ public class TickTimer {
         if (stopping || !running.compareAndSet(false, true)) {
             return;
         }
-        lastFiredMillis = System.currentTimeMillis();
         long next = DISABLED_POLL_MS;
         try {
             if (settings.tickEnabled()) {
@@ -113,6 +112,7 @@ public class TickTimer {
                 LOG.log(Level.WARNING, "Tick failed; the next one starts in a second", e);
             }
         } finally {
+            // only here: while a tick runs, the watchdog already leaves the chain alone
             lastFiredMillis = System.currentTimeMillis();
             running.set(false);
             if (!stopping) {

@@ -7,8 +7,8 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.spi.JsonProvider;
 
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -18,6 +18,8 @@ import java.time.format.DateTimeFormatter;
 @RequestScoped
 public class DashboardView {
 
+    /** Looked up once: {@code JSON.createXxx} repeats the provider lookup (a ServiceLoader scan) on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
     @Inject
@@ -37,7 +39,7 @@ public class DashboardView {
     /** Admit rate as a share of the throughput target, or null without a target. */
     public Double getTargetRatio() {
         Double target = summary.throughputTarget();
-        return target == null || target == 0 ? null : summary.admittedPerSecond5m() / target;
+        return target == null ? null : summary.admittedPerSecond5m() / target;
     }
 
     public String getTrendArrow() {
@@ -53,28 +55,28 @@ public class DashboardView {
 
     /** Chart.js configuration for the pending trend (values are numbers and times: nothing to escape). */
     public String getTrendChart() {
-        JsonArrayBuilder labels = Json.createArrayBuilder();
-        JsonArrayBuilder values = Json.createArrayBuilder();
+        JsonArrayBuilder labels = JSON.createArrayBuilder();
+        JsonArrayBuilder values = JSON.createArrayBuilder();
         for (TrendPoint p : summary.pendingTrend()) {
             labels.add(MINUTE.format(p.minute()));
             values.add(p.pending());
         }
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("type", "line")
-                .add("data", Json.createObjectBuilder()
+                .add("data", JSON.createObjectBuilder()
                         .add("labels", labels)
-                        .add("datasets", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("datasets", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
                                 .add("label", "Pending jobs")
                                 .add("data", values)
                                 .add("fill", true)
                                 .add("borderColor", "#2563eb")
                                 .add("backgroundColor", "rgba(37,99,235,0.12)")
                                 .add("tension", 0.25))))
-                .add("options", Json.createObjectBuilder()
+                .add("options", JSON.createObjectBuilder()
                         .add("animation", false)
                         .add("maintainAspectRatio", false)
-                        .add("plugins", Json.createObjectBuilder().add("legend", Json.createObjectBuilder().add("display", false)))
-                        .add("scales", Json.createObjectBuilder().add("y", Json.createObjectBuilder().add("beginAtZero", true))))
+                        .add("plugins", JSON.createObjectBuilder().add("legend", JSON.createObjectBuilder().add("display", false)))
+                        .add("scales", JSON.createObjectBuilder().add("y", JSON.createObjectBuilder().add("beginAtZero", true))))
                 .build().toString();
     }
 }

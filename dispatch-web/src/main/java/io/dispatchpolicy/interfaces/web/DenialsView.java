@@ -3,7 +3,7 @@ package io.dispatchpolicy.interfaces.web;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.monitoring.DenialRow;
 import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.domain.model.Denial;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -17,8 +17,6 @@ import java.util.List;
 public class DenialsView implements Serializable {
 
     private static final long serialVersionUID = 1L;
-    static final List<String> REASONS = List.of("throttle_empty", "concurrency_full", "adaptive_concurrency_full",
-            "tick_cap_exhausted", "admission_failed", "gate_parameter_invalid", "invalid_settings", "unknown_policy");
 
     @Inject
     transient Monitoring monitoring;
@@ -45,11 +43,11 @@ public class DenialsView implements Serializable {
     }
 
     public List<String> getPolicyNames() {
-        return registry.all().stream().map(Policy::name).sorted().toList();
+        return registry.names();
     }
 
     public List<String> getReasons() {
-        return REASONS;
+        return Denial.REASONS;
     }
 
     public String getPolicy() {

@@ -28,14 +28,17 @@ public class PartitionView implements Serializable {
     private long id;
     private int forceCount = 1;
     private transient PartitionDetail detail;
+    // a partition that does not exist reads as null: remember that it was looked for
+    private transient boolean loaded;
 
     /** Called by the view parameter, and by the live refresh. */
     public void load() {
         detail = monitoring.partition(id).orElse(null);
+        loaded = true;
     }
 
     public PartitionDetail getDetail() {
-        if (detail == null) {
+        if (!loaded) {
             load();
         }
         return detail;

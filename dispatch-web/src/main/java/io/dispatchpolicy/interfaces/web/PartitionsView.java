@@ -4,7 +4,6 @@ import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PartitionQuery;
 import io.dispatchpolicy.domain.model.Partition;
-import io.dispatchpolicy.spi.Policy;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -69,7 +68,7 @@ public class PartitionsView implements Serializable {
     }
 
     public List<String> getPolicyNames() {
-        return registry.all().stream().map(Policy::name).sorted().toList();
+        return registry.names();
     }
 
     public String getSearch() {
