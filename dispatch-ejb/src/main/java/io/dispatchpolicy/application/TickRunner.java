@@ -174,7 +174,9 @@ public class TickRunner {
             if (extra <= 0) {
                 break;
             }
-            budget.use(admitOne(p, policy, extra, denials));
+            int n = admitOne(p, policy, extra, denials);
+            budget.use(n);
+            admittedBy.merge(p.id(), n, Integer::sum);
         }
         admittedBy.values().forEach(report::admitted);
     }
