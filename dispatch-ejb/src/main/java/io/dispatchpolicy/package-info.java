@@ -6,7 +6,7 @@
  *   <li>submit: {@link io.dispatchpolicy.interfaces.batch.PolicyInterceptor} sends a governed
  *       {@code start} to {@link io.dispatchpolicy.application.DefaultStagingService}, which stages it
  *       through {@link io.dispatchpolicy.infrastructure.persistence.StagingRepository};</li>
- *   <li>tick: {@link io.dispatchpolicy.interfaces.schedule.TickTimer} runs
+ *   <li>tick: {@link io.dispatchpolicy.interfaces.schedule.TickLoop} runs
  *       {@link io.dispatchpolicy.application.TickRunner}, which claims partitions through
  *       {@link io.dispatchpolicy.infrastructure.persistence.PartitionRepository};</li>
  *   <li>admit: {@link io.dispatchpolicy.application.DefaultAdmissionService} moves one partition's jobs

@@ -5,7 +5,7 @@ import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.TickRunner;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
-import io.dispatchpolicy.interfaces.schedule.TickTimer;
+import io.dispatchpolicy.interfaces.schedule.TickLoop;
 import io.dispatchpolicy.it.Deployments;
 import io.dispatchpolicy.it.Params;
 import jakarta.annotation.Resource;
@@ -74,7 +74,7 @@ class AdmissionBench {
     TickRunner ticks;
 
     @Inject
-    TickTimer timer;
+    TickLoop timer;
 
     @Inject
     PolicyControl control;

@@ -30,21 +30,38 @@ public class CountingBatchlet extends AbstractBatchlet {
     @BatchProperty
     String tenant;
 
+    private volatile Thread running;
+
     @Override
     public String process() throws Exception {
+        running = Thread.currentThread();
         Runs.record(job.getExecutionId());
         String key = job.getJobName() + "/" + tenant;
         Running.enter(key);
         try {
             if (sleepMs != null && !sleepMs.isEmpty()) {
-                Thread.sleep(Long.parseLong(sleepMs));
+                try {
+                    Thread.sleep(Long.parseLong(sleepMs));
+                } catch (InterruptedException stopped) {
+                    return "STOPPED";
+                }
             }
             if ("true".equals(fail)) {
                 throw new IllegalStateException("failing as asked");
             }
             return "COMPLETED";
         } finally {
+            running = null;
             Running.exit(key);
+        }
+    }
+
+    /** A stop cuts the sleep short, as a batchlet honouring {@code JobOperator.stop} does. */
+    @Override
+    public void stop() {
+        Thread thread = running;
+        if (thread != null) {
+            thread.interrupt();
         }
     }
 }

@@ -2,7 +2,7 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.application.TickRunner;
-import io.dispatchpolicy.interfaces.schedule.TickTimer;
+import io.dispatchpolicy.interfaces.schedule.TickLoop;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,7 @@ abstract class EngineTest extends SystemTest {
     TickRunner ticks;
 
     @Inject
-    TickTimer timer;
+    TickLoop timer;
 
     @Inject
     DispatchOperator dispatch;

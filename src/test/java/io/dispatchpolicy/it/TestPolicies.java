@@ -92,6 +92,11 @@ public class TestPolicies {
     }
 
     @Produces
+    Policy heal() {
+        return byTenantWith("it-heal").build();
+    }
+
+    @Produces
     Policy crash() {
         return byTenantWith("it-crash").build();
     }

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
@@ -48,6 +49,12 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Override
     public void finished(long executionId, BatchStatus status) {
         completions.record(status == BatchStatus.FAILED);
+        if (status == BatchStatus.STOPPED) {
+            // An operator's stop, or this server's shutdown stopping its jobs: which one is known only
+            // later, so the row keeps its slot until this node's reconcile or the recovery of the node.
+            inflight.endedStopped(executionId);
+            return;
+        }
         Optional<InflightRepository.Finished> row = inflight.finished(executionId);
         if (row.isEmpty()) {
             return;
@@ -58,7 +65,14 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         if (f.policyName() == null || policies.named(f.policyName()).map(p -> p.adaptiveGateIds().isEmpty()).orElse(true)) {
             return;
         }
-        EffectivePolicy policy = policies.effective(f.policyName());
+        EffectivePolicy policy;
+        try {
+            policy = policies.effective(f.policyName());
+        } catch (InvalidSettingException e) {
+            // the slot is freed all the same; the tick reports the held policy
+            LOG.fine(() -> "No adaptive feedback for execution " + executionId + ": " + e.getMessage());
+            return;
+        }
         Map<String, Object> context = JsonCodec.readScalars(f.contextJson());
         boolean failed = status == BatchStatus.FAILED;
         for (String gateId : policy.adaptiveGateIds()) {

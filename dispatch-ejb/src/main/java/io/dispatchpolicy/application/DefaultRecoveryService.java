@@ -1,25 +1,33 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
+import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
+import io.dispatchpolicy.infrastructure.persistence.InflightRepository.Released;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
 import io.dispatchpolicy.spi.RetryStrategy;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
- * Recovery of dead nodes' work, exactly once: each row is taken by one statement under row locks
- * ({@code SKIP LOCKED}), and a runner's start mark only succeeds for the row's owner.
+ * Recovery, exactly once: each row is taken by one statement under row locks ({@code SKIP LOCKED}),
+ * and a runner's start mark only succeeds for the row's owner. The same two repairs serve a dead
+ * node's rows and this node's own orphans: a row that never started is started, a row that started
+ * is released and its execution settled (failed and restarted through the policy if it was still
+ * running by JBeret's record).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -46,6 +54,9 @@ public class DefaultRecoveryService implements RecoveryService {
     ExecutionFactory executions;
 
     @Inject
+    LocalRunners runners;
+
+    @Inject
     PolicyRegistry policies;
 
     @Inject
@@ -57,8 +68,55 @@ public class DefaultRecoveryService implements RecoveryService {
     @Override
     public int recoverUnstarted() {
         List<Long> adopted = inflight.adoptUnstarted(node.id(), node.name(), settings.inflightStaleAfter(), BATCH);
+        start(adopted, "admitted execution(s) of gone nodes whose runner never started");
+        return adopted.size();
+    }
+
+    @Override
+    public int releaseDeadNodesJobs() {
+        List<Released> released = inflight.releaseStartedOfDeadNodes(node.id(), node.name(),
+                settings.inflightStaleAfter(), BATCH);
+        // A gone node's job that ended STOPPED was stopped by its server's shutdown (an operator's stop
+        // is released by its live node): it is restarted like an interrupted one.
+        settle(released, true, "FAILED by dispatch: the node running it stopped heartbeating");
+        if (!released.isEmpty()) {
+            LOG.warning(() -> "Released " + released.size() + " in-flight job(s) of gone nodes and restarted the "
+                    + "interrupted ones: " + released.stream().map(Released::executionId).toList());
+        }
+        return released.size();
+    }
+
+    @Override
+    public int reconcile() {
+        // Rows first, runners second: a committed row's runner is held before its commit, so a row read
+        // here whose execution is unheld has no runner left in this JVM. Checked again once the rows are
+        // locked, since only a transaction holding a row's lock can start a new runner for it: that makes
+        // two reconciles at once (a test, the maintenance thread) safe too.
+        List<Long> candidates = inflight.ownedBy(node.id()).stream().filter(id -> !runners.holds(id)).limit(BATCH).toList();
+        if (candidates.isEmpty()) {
+            return 0;
+        }
+        List<Long> unstarted = new ArrayList<>();
+        List<Long> started = new ArrayList<>();
+        for (InflightRepository.Owned row : inflight.lockOwn(node.id(), candidates)) {
+            if (!runners.holds(row.executionId())) {
+                (row.started() ? started : unstarted).add(row.executionId());
+            }
+        }
+        start(unstarted, "execution(s) of this node whose runner was lost before it started");
+        List<Released> released = inflight.release(started);
+        settle(released, false, "FAILED by dispatch: its runner was lost while the database was unreachable");
+        if (!released.isEmpty()) {
+            LOG.info(() -> "Released " + released.size() + " in-flight job(s) of this node whose runner had ended "
+                    + "without recording it: " + released.stream().map(Released::executionId).toList());
+        }
+        return unstarted.size() + released.size();
+    }
+
+    /** Starts executions whose rows this transaction holds and whose runner never started. */
+    private void start(List<Long> executionIds, String what) {
         int resumed = 0;
-        for (long executionId : adopted) {
+        for (long executionId : executionIds) {
             if (executions.resume(executionId, node.id())) {
                 resumed++;
             } else {
@@ -68,27 +126,26 @@ public class DefaultRecoveryService implements RecoveryService {
         }
         if (resumed > 0) {
             int count = resumed;
-            LOG.info(() -> "Recovered " + count + " admitted execution(s) whose runner never started: " + adopted);
+            LOG.info(() -> "Started " + count + " " + what + ": " + executionIds);
         }
-        return adopted.size();
     }
 
-    @Override
-    public int releaseDeadNodesJobs() {
-        List<InflightRepository.Released> released =
-                inflight.releaseStartedOfDeadNodes(node.id(), node.name(), settings.inflightStaleAfter(), BATCH);
-        for (InflightRepository.Released r : released) {
-            ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(),
-                    "FAILED by dispatch: the node running it stopped heartbeating");
-            if (abandoned == null || !abandoned.interrupted()) {
-                continue; // it ended before its node died; only its slot was left to free
+    /**
+     * Settles released rows' executions and restarts those that were interrupted, as the policy's
+     * retry strategy says.
+     */
+    private void settle(List<Released> released, boolean restartStopped, String reason) {
+        for (Released r : released) {
+            ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
+            if (abandoned == null || !(abandoned.interrupted() || restartStopped && abandoned.was() == BatchStatus.STOPPED)) {
+                continue; // it ended before its runner was lost; only its slot was left to free
             }
             String jobName = instances.jobName(r.executionId());
             RetryStrategy strategy = policies.effectiveIfDeclared(r.policyName())
                     .map(EffectivePolicy::retryStrategy).orElse(RetryStrategy.RESTAGE);
             if (strategy == RetryStrategy.BYPASS) {
                 Properties params = new Properties();
-                params.setProperty(io.dispatchpolicy.domain.model.JobParameters.SUBMISSION_ID, Long.toString(r.submissionId()));
+                params.setProperty(JobParameters.SUBMISSION_ID, Long.toString(r.submissionId()));
                 long restarted = executions.restart(r.executionId(), params, abandoned.user(), node.id(),
                         instances::latestExecution);
                 admissions.record(r.partitionId(), node.id(), List.of(new Admitted(r.submissionId(), restarted, jobName)),
@@ -97,10 +154,5 @@ public class DefaultRecoveryService implements RecoveryService {
                 staging.restage(r.submissionId(), r.partitionId(), jobName, abandoned.user(), r.executionId());
             }
         }
-        if (!released.isEmpty()) {
-            LOG.warning(() -> "Released " + released.size() + " in-flight job(s) of dead nodes and restarted the "
-                    + "interrupted ones: " + released.stream().map(InflightRepository.Released::executionId).toList());
-        }
-        return released.size();
     }
 }

@@ -22,4 +22,14 @@ public interface RecoveryService {
      * @return executions released
      */
     int releaseDeadNodesJobs();
+
+    /**
+     * Repairs this node's own in-flight rows whose runner is no longer held in this JVM (a database
+     * outage cut it off from its bookkeeping): starts those that never started, releases those that
+     * did and restarts the ones JBeret still has running. It never touches a row whose runner is
+     * queued or running here.
+     *
+     * @return rows repaired
+     */
+    int reconcile();
 }

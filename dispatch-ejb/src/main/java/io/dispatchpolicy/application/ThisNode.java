@@ -5,11 +5,15 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * This server incarnation: a fresh id every time the application starts, and the stable node name.
  * In-flight rows are owned by the id, so a restarted server can tell its earlier life's rows apart.
+ * It also remembers when its last tick succeeded, which the console shows even while the database
+ * cannot answer.
  */
 @ApplicationScoped
 public class ThisNode {
@@ -19,6 +23,7 @@ public class ThisNode {
 
     private UUID id;
     private String name;
+    private volatile Instant lastTickAt;
 
     @PostConstruct
     void init() {
@@ -32,5 +37,15 @@ public class ThisNode {
 
     public String name() {
         return name;
+    }
+
+    /** Records that a tick of this node just ended without failing. */
+    public void tickSucceeded() {
+        lastTickAt = Instant.now();
+    }
+
+    /** When this node's last successful tick ended; empty before the first. */
+    public Optional<Instant> lastTickAt() {
+        return Optional.ofNullable(lastTickAt);
     }
 }

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
@@ -53,6 +54,9 @@ public class TickRunner {
 
     @Inject
     PolicyStateRepository policyState;
+
+    @Inject
+    HeldPolicies held;
 
     @Inject
     PartitionRepository partitions;
@@ -123,16 +127,13 @@ public class TickRunner {
                 // staged under a policy this deployment no longer declares: wait for it to come back
                 group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.UNKNOWN_POLICY, Duration.ofSeconds(60), 0)));
             } else {
-                EffectivePolicy policy;
-                try {
-                    policy = policies.effective(group.getKey());
-                } catch (RuntimeException e) {
-                    // a bad value written at runtime: hold the policy, loudly, until it is fixed
-                    LOG.log(Level.SEVERE, e, () -> "Policy '" + group.getKey() + "' is held: " + e.getMessage());
+                Optional<EffectivePolicy> policy = held.effective(group.getKey());
+                if (policy.isEmpty()) {
+                    // a bad value written at runtime: the policy waits until it is fixed
                     group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0)));
                     continue;
                 }
-                admitPolicy(policy, group.getValue(), now, denials, report);
+                admitPolicy(policy.get(), group.getValue(), now, denials, report);
             }
         }
         denials.forEach(d -> report.denied(d.reason()));

@@ -2,6 +2,7 @@ package io.dispatchpolicy.demo;
 
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import jakarta.batch.operations.JobOperator;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -10,6 +11,7 @@ import jakarta.inject.Inject;
 
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
 
 /**
  * When the demo is enabled: every two seconds a few tenants submit reports through the governed
@@ -20,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 @Startup
 public class DemoTraffic {
 
+    private static final Logger LOG = Logger.getLogger(DemoTraffic.class.getName());
     private static final String[] TENANTS = {"acme", "globex", "initech", "umbrella", "hooli"};
 
     @Inject
@@ -29,13 +32,26 @@ public class DemoTraffic {
     @Governed
     JobOperator jobs;
 
+    @Inject
+    DatabaseOutage outage;
+
     private int calls;
 
     @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "dispatch demo traffic")
     void submit() {
-        if (!settings.demoEnabled()) {
+        if (!settings.demoEnabled() || outage.isDown()) {
             return;
         }
+        try {
+            burst();
+        } catch (RuntimeException e) {
+            if (!outage.absorbs(e)) {
+                LOG.warning(() -> "Demo traffic could not submit: " + e);
+            }
+        }
+    }
+
+    private void burst() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < 3; i++) {
             report(TENANTS[random.nextInt(TENANTS.length)], random);

@@ -2,7 +2,10 @@ package io.dispatchpolicy.application.monitoring;
 
 import io.dispatchpolicy.application.EffectivePolicy;
 import io.dispatchpolicy.application.GateParameterException;
+import io.dispatchpolicy.application.HeldPolicies;
 import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.application.ThisNode;
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.domain.gate.TokenBucket;
@@ -53,6 +56,15 @@ public class DefaultMonitoring implements Monitoring {
     PolicyStateRepository policyState;
 
     @Inject
+    HeldPolicies heldPolicies;
+
+    @Inject
+    ThisNode node;
+
+    @Inject
+    DatabaseOutage outage;
+
+    @Inject
     DispatchSettings settings;
 
     @Override
@@ -70,7 +82,21 @@ public class DefaultMonitoring implements Monitoring {
         Double target = throughputTarget.isPresent() ? throughputTarget.getAsDouble() : null;
         return new Summary(t[0], t[1], t[5], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
-                failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), Instant.now());
+                failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), nodeStatus(), Instant.now());
+    }
+
+    @Override
+    public NodeStatus nodeStatus() {
+        Instant now = Instant.now();
+        Instant lastTick = node.lastTickAt().orElse(null);
+        List<HeldPolicy> held = registry.names().stream().map(this::held).filter(java.util.Objects::nonNull).toList();
+        return new NodeStatus(node.name(), lastTick, lastTick == null ? null : Duration.between(lastTick, now).toSeconds(),
+                outage.downSince().orElse(null), held);
+    }
+
+    private HeldPolicy held(String policy) {
+        return heldPolicies.problem(policy)
+                .map(e -> new HeldPolicy(policy, e.property(), e.value(), e.getMessage())).orElse(null);
     }
 
     static String direction(List<TrendPoint> trend) {
@@ -95,7 +121,8 @@ public class DefaultMonitoring implements Monitoring {
             long[] t = totals.getOrDefault(name, new long[3]);
             rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), describeGates(policy), paused.contains(name),
                     t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), admitted.getOrDefault(name, 0L) / 300.0,
-                    repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP)));
+                    repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
+                    held(name)));
         }
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
@@ -126,7 +153,10 @@ public class DefaultMonitoring implements Monitoring {
             return Optional.empty();
         }
         Instant now = Instant.now();
-        Optional<EffectivePolicy> policy = registry.effectiveIfDeclared(p.getPolicyName());
+        boolean declared = registry.named(p.getPolicyName()).isPresent();
+        HeldPolicy heldBy = declared ? held(p.getPolicyName()) : null;
+        Optional<EffectivePolicy> policy = declared && heldBy == null ? heldPolicies.effective(p.getPolicyName())
+                : Optional.empty();
         double halfLife = policy.flatMap(EffectivePolicy::fairnessHalfLife).map(d -> d.toMillis() / 1000.0)
                 .orElse(DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS);
         double decayed = io.dispatchpolicy.domain.gate.DecayedAdmits.at(p.getDecayedAdmits(),
@@ -134,7 +164,9 @@ public class DefaultMonitoring implements Monitoring {
         // An average that decays with time constant tau holds tau seconds' worth of admissions.
         double perMinute = decayed * Math.log(2) / halfLife * 60;
         return Optional.of(new PartitionDetail(p, state[0], gates(policy, p, state, now),
-                repository.partitionInFlight(partitionId), perMinute, waiting(p, policy.isPresent(), now),
+                repository.partitionInFlight(partitionId), perMinute,
+                heldBy != null ? "Its policy is held: " + heldBy.message() + ". Nothing is admitted until the setting is fixed."
+                        : waiting(p, declared, now),
                 repository.staged(partitionId, STAGED_SHOWN)));
     }
 

@@ -10,6 +10,9 @@ public interface Monitoring {
 
     Summary summary();
 
+    /** This node's view, read without the database: answers during an outage. */
+    NodeStatus nodeStatus();
+
     List<PolicySummary> policies();
 
     List<Partition> partitions(PartitionQuery query);

@@ -24,10 +24,11 @@ import java.util.List;
  * @param drainMinutes           minutes to admit the backlog at the 5-minute rate, or null when nothing is admitted
  * @param failureRate            share of executions that FAILED among those ended in the last 15 minutes
  * @param hints                  what an operator should look at
+ * @param node                   this node's tick, database reachability and held policies
  */
 public record Summary(long pending, long parked, long inFlight, long admittedTotal, long deniedPartitions, long partitions,
                       double admittedPerSecond1m, double admittedPerSecond5m, double admittedPerSecond15m,
                       List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
                       double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,
-                      double failureRate, List<Hint> hints, Instant generatedAt) {
+                      double failureRate, List<Hint> hints, NodeStatus node, Instant generatedAt) {
 }

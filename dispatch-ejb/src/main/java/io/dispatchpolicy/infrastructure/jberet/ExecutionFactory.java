@@ -1,5 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import jakarta.annotation.Resource;
 import jakarta.batch.operations.JobRestartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
@@ -34,12 +35,21 @@ import java.util.function.LongUnaryOperator;
 public class ExecutionFactory {
 
     private static final Object LAUNCH_KEY = new Object();
+    /** Statuses an execution whose runner never ran can have. */
+    private static final java.util.Set<BatchStatus> NEVER_RAN =
+            java.util.EnumSet.of(BatchStatus.STARTING, BatchStatus.STOPPING, BatchStatus.STOPPED);
 
     @Inject
     JobRuntime runtime;
 
     @Inject
     RunnerLifecycle lifecycle;
+
+    @Inject
+    LocalRunners runners;
+
+    @Inject
+    DatabaseOutage outage;
 
     @Resource
     TransactionSynchronizationRegistry transactions;
@@ -110,7 +120,7 @@ public class ExecutionFactory {
         return restarted.getExecutionId();
     }
 
-    /** An execution whose node died: the status it had, and the user it ran for. */
+    /** An execution whose runner is gone: the status it had, and the user it ran for. */
     public record Abandoned(BatchStatus was, String user) {
         /** True when it was still running, so it was failed now and should be restarted. */
         public boolean interrupted() {
@@ -119,7 +129,10 @@ public class ExecutionFactory {
     }
 
     /**
-     * Marks an execution whose node died FAILED, in the current transaction, unless it already ended.
+     * Settles an execution whose runner is gone (its node died, or a database outage cut the runner
+     * off from its bookkeeping), in the current transaction: one still running by JBeret's record is
+     * marked FAILED; one that ended is written back as JBeret knows it, because a runner in this JVM
+     * may have ended it in memory while the database could not take the write.
      *
      * @return what it was; null when JBeret has no such execution
      */
@@ -131,27 +144,32 @@ public class ExecutionFactory {
             return null;
         }
         Abandoned abandoned = new Abandoned(execution.getBatchStatus(), execution.getUser());
+        launch.executionTouched(executionId);
         if (abandoned.interrupted()) {
-            launch.executionTouched(executionId);
             execution.setBatchStatus(BatchStatus.FAILED);
             execution.setExitStatus(reason);
-            repository.updateJobExecution(execution, true, false);
         }
+        repository.updateJobExecution(execution, true, false);
         return abandoned;
     }
 
     /**
      * Prepares to run an execution that was committed but whose runner never started (its node died
-     * between commit and submit). The runner is submitted when the current transaction commits.
+     * between commit and submit, or a database outage cut the runner off before its start mark). The
+     * runner is submitted when the current transaction commits.
      *
-     * @return false when the execution is gone or no longer STARTING, so there is nothing to resume
+     * <p>The caller holds the in-flight row whose {@code started_at} is still empty, which proves no
+     * runner ever ran the job; so a STOPPING or STOPPED status here is a stop that reached it while it
+     * was queued — a server shutdown stops every STARTING execution of its jobs — and it still runs.
+     *
+     * @return false when the execution is gone or ended otherwise (abandoned), so there is nothing to resume
      */
     public boolean resume(long executionId, UUID node) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
         JobExecutionImpl stored = (JobExecutionImpl) repository.getJobExecution(executionId);
-        if (stored == null || stored.getBatchStatus() != BatchStatus.STARTING) {
+        if (stored == null || !NEVER_RAN.contains(stored.getBatchStatus())) {
             return false;
         }
         JobInstanceImpl instance = stored.getJobInstance();
@@ -176,7 +194,9 @@ public class ExecutionFactory {
                                 JobExecutionImpl restartOf, UUID node) {
         JobContextImpl context = new JobContextImpl(execution, restartOf,
                 new ArtifactFactoryWrapper(env.getArtifactFactory()), repository, env);
-        return new TrackedJobTask(new JobExecutionRunner(context), execution, node, lifecycle);
+        // Held before the transaction can commit: a committed in-flight row always has its runner held.
+        runners.hold(execution.getExecutionId());
+        return new TrackedJobTask(new JobExecutionRunner(context), execution, node, lifecycle, runners, outage);
     }
 
     private LaunchOnCommit launchForThisTransaction() {
@@ -186,7 +206,7 @@ public class ExecutionFactory {
         }
         LaunchOnCommit launch = (LaunchOnCommit) transactions.getResource(LAUNCH_KEY);
         if (launch == null) {
-            launch = new LaunchOnCommit(runtime.environment());
+            launch = new LaunchOnCommit(runtime.environment(), runners);
             transactions.putResource(LAUNCH_KEY, launch);
             transactions.registerInterposedSynchronization(launch);
         }

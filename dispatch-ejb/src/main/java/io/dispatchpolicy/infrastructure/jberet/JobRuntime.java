@@ -62,6 +62,11 @@ public class JobRuntime {
         return false;
     }
 
+    /** Asks a running execution to stop, as {@code JobOperator.stop} does. */
+    public void stop(long executionId) {
+        operator().stop(executionId);
+    }
+
     /** Parses a job XML the way {@code JobOperator.start} does. */
     public Job loadJob(String jobName) {
         BatchEnvironment env = environment();

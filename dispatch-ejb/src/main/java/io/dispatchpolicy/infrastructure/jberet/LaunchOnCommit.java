@@ -36,10 +36,12 @@ final class LaunchOnCommit implements Synchronization {
     private final List<TrackedJobTask> tasks = new ArrayList<>();
     private final Set<Long> createdInstances = new HashSet<>();
     private final Set<Long> createdExecutions = new HashSet<>();
+    private final LocalRunners runners;
 
-    LaunchOnCommit(BatchEnvironment environment) {
+    LaunchOnCommit(BatchEnvironment environment, LocalRunners runners) {
         this.environment = environment;
         this.repository = environment.getJobRepository();
+        this.runners = runners;
     }
 
     BatchEnvironment environment() {
@@ -78,6 +80,7 @@ final class LaunchOnCommit implements Synchronization {
         if (status == Status.STATUS_COMMITTED) {
             submitAll();
         } else {
+            tasks.forEach(task -> runners.release(task.executionId()));
             evict();
         }
     }
@@ -92,9 +95,11 @@ final class LaunchOnCommit implements Synchronization {
                 try {
                     environment.submitTask(task);
                 } catch (RuntimeException e) {
-                    // The rows are committed and the runner never starts here; recovery will start it.
-                    LOG.log(Level.SEVERE, e, () -> "Could not submit execution " + task.executionId()
-                            + " to the batch thread pool; recovery will start it");
+                    // The rows are committed and this runner never runs: unheld, its row is an orphan
+                    // that this node's next reconcile starts.
+                    runners.release(task.executionId());
+                    LOG.log(runners.closing() ? Level.FINE : Level.WARNING, e, () -> "Could not submit execution "
+                            + task.executionId() + " to the batch thread pool; recovery will start it");
                 }
             }
         } finally {

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import org.jberet.runtime.JobExecutionImpl;
 import org.jberet.spi.JobTask;
 
@@ -11,6 +12,12 @@ import java.util.logging.Logger;
  * Wraps JBeret's job runner to mark the exact start and end of an admitted execution. The start mark
  * is also the exactly-once latch: it succeeds only for the node that owns the in-flight row, so a
  * runner whose row recovery gave to another node never runs.
+ *
+ * <p>When a mark cannot be written (the database is down) the runner gives up on it and lets go of
+ * the execution: its in-flight row is then an orphan of this node, which the node's reconcile repairs
+ * once the database is back — starting it if it never started, releasing it (and restarting it, if
+ * JBeret could not record its end) if it ran. The runner never retries on its own, so there is one
+ * repair path and nothing to double-count.
  */
 final class TrackedJobTask implements JobTask {
 
@@ -20,12 +27,17 @@ final class TrackedJobTask implements JobTask {
     private final JobExecutionImpl execution;
     private final UUID node;
     private final RunnerLifecycle lifecycle;
+    private final LocalRunners runners;
+    private final DatabaseOutage outage;
 
-    TrackedJobTask(JobTask runner, JobExecutionImpl execution, UUID node, RunnerLifecycle lifecycle) {
+    TrackedJobTask(JobTask runner, JobExecutionImpl execution, UUID node, RunnerLifecycle lifecycle,
+                   LocalRunners runners, DatabaseOutage outage) {
         this.runner = runner;
         this.execution = execution;
         this.node = node;
         this.lifecycle = lifecycle;
+        this.runners = runners;
+        this.outage = outage;
     }
 
     long executionId() {
@@ -40,27 +52,44 @@ final class TrackedJobTask implements JobTask {
     @Override
     public void run() {
         long id = executionId();
-        boolean mine;
         try {
-            mine = lifecycle.starting(id, node);
-        } catch (RuntimeException e) {
-            // Without the mark another node could start it too; recovery adopts the row instead.
-            LOG.log(Level.SEVERE, e, () -> "Could not mark execution " + id + " started; not running it here");
-            return;
-        }
-        if (!mine) {
-            LOG.info(() -> "Execution " + id + " belongs to another node or already started; not running it here");
-            return;
-        }
-        try {
-            runner.run();
-        } finally {
-            try {
-                lifecycle.finished(id, execution.getBatchStatus());
-            } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, e, () -> "Could not release the in-flight row of execution " + id
-                        + "; it is released when this node's heartbeat goes stale");
+            if (runners.closing()) {
+                LOG.fine(() -> "Execution " + id + " not started: this node is stopping; recovery starts it elsewhere or later");
+                return;
             }
+            boolean mine;
+            try {
+                mine = lifecycle.starting(id, node);
+            } catch (RuntimeException e) {
+                report(e, "mark execution " + id + " started; not running it here, reconcile starts it later");
+                return;
+            }
+            if (!mine) {
+                LOG.info(() -> "Execution " + id + " belongs to another node or already started; not running it here");
+                return;
+            }
+            runners.running(id);
+            try {
+                runner.run();
+            } finally {
+                try {
+                    lifecycle.finished(id, execution.getBatchStatus());
+                } catch (RuntimeException e) {
+                    report(e, "record the end of execution " + id + "; reconcile releases its slot later");
+                }
+            }
+        } finally {
+            runners.release(id);
+        }
+    }
+
+    private void report(RuntimeException e, String what) {
+        if (outage.absorbs(e)) {
+            LOG.fine(() -> "Database unreachable: could not " + what);
+        } else if (runners.closing()) {
+            LOG.info(() -> "While stopping, could not " + what + ": " + e);
+        } else {
+            LOG.log(Level.WARNING, e, () -> "Could not " + what);
         }
     }
 }

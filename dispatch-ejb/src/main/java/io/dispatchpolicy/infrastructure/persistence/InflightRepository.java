@@ -34,10 +34,15 @@ public class InflightRepository {
               FROM gone LEFT JOIN dispatch.partitions p ON p.id = gone.partition_id
             """;
 
-    // Rows never started whose owner is gone: an earlier life of this very node (it restarted, so
-    // nothing it queued survives), a node that stopped, or one whose heartbeat is stale. The UPDATE
-    // moves them to this node under row locks, so exactly one recoverer gets each row; SKIP LOCKED
-    // avoids waiting on a row a runner is marking as started right now.
+    // A node is gone when it is an earlier life of this very node (it restarted, so nothing it queued
+    // survives), when it stopped, or when its heartbeat is stale.
+    private static final String GONE = """
+            (n.node_name = ? OR n.stopped_at IS NOT NULL OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?))
+            """;
+
+    // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
+    // exactly one recoverer gets each row; SKIP LOCKED avoids waiting on a row a runner is marking as
+    // started right now.
     private static final String ADOPT_UNSTARTED = """
             UPDATE dispatch.inflight_jobs i
                SET node_id = ?
@@ -46,14 +51,13 @@ public class InflightRepository {
                       JOIN dispatch.nodes n ON n.id = j.node_id
                      WHERE j.started_at IS NULL
                        AND j.node_id <> ?
-                       AND (n.node_name = ? OR n.stopped_at IS NOT NULL
-                            OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?))
+                       AND %s
                      ORDER BY j.execution_id
                      LIMIT ?
                      FOR UPDATE OF j SKIP LOCKED) orphan
              WHERE i.execution_id = orphan.execution_id
             RETURNING i.execution_id
-            """;
+            """.formatted(GONE);
 
     // Rows of jobs that were running on a node that is gone, by the same test: their slots are
     // released here, in the transaction that also fails and restarts their executions.
@@ -64,12 +68,38 @@ public class InflightRepository {
                       JOIN dispatch.nodes n ON n.id = j.node_id
                      WHERE j.started_at IS NOT NULL
                        AND j.node_id <> ?
-                       AND (n.node_name = ? OR n.stopped_at IS NOT NULL
-                            OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?))
+                       AND %s
                      ORDER BY j.execution_id
                      LIMIT ?
                      FOR UPDATE OF j SKIP LOCKED) dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
+            """.formatted(GONE);
+
+    // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
+    private static final String ENDED_STOPPED = """
+            UPDATE dispatch.inflight_jobs SET ended_at = clock_timestamp(), ended_status = 'STOPPED'
+             WHERE execution_id = ?
+            """;
+
+    private static final String OWN = """
+            SELECT execution_id FROM dispatch.inflight_jobs WHERE node_id = ? ORDER BY execution_id
+            """;
+
+    // Rows of this node, locked for the transaction that repairs them. The ownership test is repeated
+    // under the lock: a runner or another node may have moved the row on meanwhile.
+    private static final String LOCK_OWN = """
+            SELECT execution_id, started_at IS NOT NULL FROM dispatch.inflight_jobs
+             WHERE execution_id = ANY(?::bigint[]) AND node_id = ?
+             ORDER BY execution_id
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    // Rows this transaction holds locked: released like a dead node's, in the transaction that settles them.
+    private static final String RELEASE = """
+            DELETE FROM dispatch.inflight_jobs i
+             USING dispatch.partitions p
+             WHERE i.execution_id = ANY(?::bigint[]) AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
             """;
 
@@ -113,6 +143,36 @@ public class InflightRepository {
         }, rs -> rs.getLong(1));
     }
 
+    /** Records that the execution's runner ended STOPPED; the row keeps its slot until reconciled. */
+    public void endedStopped(long executionId) {
+        jdbc.update(ENDED_STOPPED, (c, st) -> st.setLong(1, executionId));
+    }
+
+    /** Execution ids of every in-flight row this node owns. */
+    public List<Long> ownedBy(UUID node) {
+        return jdbc.query(OWN, (c, st) -> st.setObject(1, node), rs -> rs.getLong(1));
+    }
+
+    /** A row of this node, locked, and whether its runner had marked it started. */
+    public record Owned(long executionId, boolean started) {
+    }
+
+    /** Locks those of {@code executionIds} that are still this node's (skipping rows others hold). */
+    public List<Owned> lockOwn(UUID node, List<Long> executionIds) {
+        return jdbc.query(LOCK_OWN, (c, st) -> {
+            st.setArray(1, Jdbc.longs(c, executionIds));
+            st.setObject(2, node);
+        }, rs -> new Owned(rs.getLong(1), rs.getBoolean(2)));
+    }
+
+    /** Deletes rows this transaction has locked and returns them. */
+    public List<Released> release(List<Long> executionIds) {
+        if (executionIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query(RELEASE, (c, st) -> st.setArray(1, Jdbc.longs(c, executionIds)), InflightRepository::released);
+    }
+
     /** Deletes up to {@code limit} rows of started jobs of dead nodes and returns them. */
     public List<Released> releaseStartedOfDeadNodes(UUID node, String nodeName, Duration staleAfter, int limit) {
         return jdbc.query(RELEASE_STARTED, (c, st) -> {
@@ -120,7 +180,11 @@ public class InflightRepository {
             st.setString(2, nodeName);
             st.setDouble(3, staleAfter.toMillis() / 1000.0);
             st.setInt(4, limit);
-        }, rs -> new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4)));
+        }, InflightRepository::released);
+    }
+
+    private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4));
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

@@ -5,40 +5,60 @@ import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
+import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.NodeRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
-import jakarta.ejb.Timeout;
-import jakarta.ejb.Timer;
-import jakarta.ejb.TimerConfig;
-import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Boots the engine on this node: validates settings and policies (a mistake fails the deployment),
- * registers the node, then heartbeats, runs recovery and sweeps on timers. The first recovery runs a
- * second after boot: that is when a restarted node takes back what its earlier life left — executions
- * admitted but never handed to JBeret are started, jobs that were running are failed and restarted.
+ * registers the node, then heartbeats, runs recovery and sweeps on a maintenance thread of its own.
+ * The first recovery runs a second after boot: that is when a restarted node takes back what its
+ * earlier life left — executions admitted but never handed to JBeret are started, jobs that were
+ * running are failed and restarted.
+ *
+ * <p>Every recovery pass also reconciles this node's own in-flight rows with the runners its JVM
+ * holds, and so does the moment the database is reachable again after an outage. While the database
+ * is unreachable the maintenance thread skips its work: {@link TickLoop} probes the database and calls
+ * {@link #databaseReturned()}.
+ *
+ * <p>Stopping (undeploy or a clean shutdown): the maintenance thread ends, runners still queued leave
+ * their jobs to recovery, running jobs are asked to stop (they end STOPPED, keep their rows, and are
+ * restarted by whoever recovers this node), and once they have ended the node is marked stopped so
+ * its rows are recovered at once rather than after {@code inflight-stale-after}. The {@code @EJB}
+ * references keep the beans those steps call alive until this one has stopped; a thread of our own
+ * rather than container timers means nothing fires into a bean that is shutting down.
  */
 @Singleton
 @Startup
 @DependsOn("SchemaMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class NodeLifecycle {
 
     private static final Logger LOG = Logger.getLogger(NodeLifecycle.class.getName());
-    private static final String HEARTBEAT = "dispatch heartbeat";
-    private static final String RECOVERY = "dispatch recovery";
-    private static final String SWEEP = "dispatch sweep";
+    /** How long a stopping node waits for its running jobs to end after asking them to stop. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(20);
+    private static final long FIRST_RECOVERY_MS = 1_000;
 
     @Inject
     DispatchSettings settings;
@@ -52,14 +72,30 @@ public class NodeLifecycle {
     @Inject
     NodeRepository nodes;
 
-    @Inject
+    @EJB
     RecoveryService recovery;
 
-    @Inject
+    @EJB
     Sweeper sweeper;
 
+    // Not called here: referenced so the runners' end marks still reach it while this bean stops.
+    @EJB
+    RunnerLifecycle runnerLifecycle;
+
+    @Inject
+    LocalRunners runners;
+
+    @Inject
+    JobRuntime jobs;
+
+    @Inject
+    DatabaseOutage outage;
+
     @Resource
-    TimerService timers;
+    ManagedThreadFactory threads;
+
+    private volatile boolean stopping;
+    private Thread maintenance;
 
     @PostConstruct
     void start() {
@@ -67,42 +103,111 @@ public class NodeLifecycle {
         policies.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
         nodes.register(node.id(), node.name());
-        long heartbeat = settings.heartbeatInterval().toMillis();
-        timers.createIntervalTimer(heartbeat, heartbeat, new TimerConfig(HEARTBEAT, false));
-        timers.createIntervalTimer(1_000, settings.recoveryInterval().toMillis(), new TimerConfig(RECOVERY, false));
-        long sweep = settings.sweepInterval().toMillis();
-        timers.createIntervalTimer(sweep, sweep, new TimerConfig(SWEEP, false));
+        maintenance = threads.newThread(this::maintain);
+        maintenance.setName("dispatch-maintenance");
+        maintenance.start();
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
     }
 
-    @Timeout
-    void onTimeout(Timer timer) {
-        try {
-            if (HEARTBEAT.equals(timer.getInfo())) {
-                nodes.heartbeat(node.id());
-            } else if (RECOVERY.equals(timer.getInfo())) {
-                while (recovery.recoverUnstarted() > 0) {
-                    // keep going while rows are adopted
+    /** Heartbeat, recovery and sweep, each on its own interval, one at a time. */
+    private void maintain() {
+        long heartbeat = settings.heartbeatInterval().toMillis();
+        long recoveryInterval = settings.recoveryInterval().toMillis();
+        long sweep = settings.sweepInterval().toMillis();
+        long now = System.currentTimeMillis();
+        long nextHeartbeat = now + heartbeat;
+        long nextRecovery = now + FIRST_RECOVERY_MS;
+        long nextSweep = now + sweep;
+        while (!stopping) {
+            now = System.currentTimeMillis();
+            if (!outage.isDown()) {
+                if (now >= nextHeartbeat) {
+                    nextHeartbeat = now + heartbeat;
+                    attempt("heartbeat", () -> nodes.heartbeat(node.id()));
                 }
-                while (recovery.releaseDeadNodesJobs() > 0) {
-                    // keep going while rows are released
+                if (now >= nextRecovery) {
+                    nextRecovery = now + recoveryInterval;
+                    attempt("recovery", this::recover);
                 }
-            } else if (SWEEP.equals(timer.getInfo())) {
-                while (sweeper.sweep() > 0) {
-                    // keep going while there is something to delete
+                if (now >= nextSweep) {
+                    nextSweep = now + sweep;
+                    attempt("sweep", () -> {
+                        while (sweeper.sweep() > 0) {
+                            // keep going while there is something to delete
+                        }
+                    });
                 }
             }
+            long wait = Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep) - System.currentTimeMillis();
+            try {
+                Thread.sleep(Math.max(1, Math.min(wait, 1_000)));
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** The database answers again: heartbeat, then repair what the outage left, before the tick resumes. */
+    public void databaseReturned() {
+        attempt("recovery after the database's return", () -> {
+            nodes.heartbeat(node.id());
+            recover();
+        });
+    }
+
+    private void attempt(String what, Runnable work) {
+        try {
+            work.run();
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, e, () -> timer.getInfo() + " failed; it runs again on its next interval");
+            if (!stopping && !outage.absorbs(e)) {
+                LOG.log(Level.WARNING, e, () -> what + " failed; it runs again on its next interval");
+            }
+        }
+    }
+
+    private void recover() {
+        while (recovery.reconcile() > 0) {
+            // keep going while own orphans are repaired
+        }
+        while (recovery.recoverUnstarted() > 0) {
+            // keep going while rows are adopted
+        }
+        while (recovery.releaseDeadNodesJobs() > 0) {
+            // keep going while rows are released
         }
     }
 
     @PreDestroy
     void stop() {
+        // Maintenance first: a recovery pass would restart the runners that are now letting go.
+        stopping = true;
+        maintenance.interrupt();
+        try {
+            maintenance.join(STOP_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        runners.close();
+        Set<Long> running = runners.runningNow();
+        for (long executionId : running) {
+            try {
+                jobs.stop(executionId);
+            } catch (RuntimeException alreadyEnding) {
+                // ended meanwhile, or the server's own shutdown stopped it first
+            }
+        }
+        if (!runners.awaitDrained(STOP_WAIT)) {
+            LOG.info(() -> "Stopping with " + runners.runningNow().size() + " job(s) still running; they are recovered "
+                    + "when this node's heartbeat goes stale");
+            return;
+        }
         try {
             nodes.stopped(node.id());
+            LOG.info(() -> "Dispatch node " + node.name() + " stopped (" + running.size() + " running job(s) stopped, "
+                    + "to be restarted by whoever recovers this node)");
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not mark this node stopped; others will see its heartbeat go stale", e);
+            LOG.info(() -> "Could not mark this node stopped (" + e.getMessage() + "); others recover its work once its "
+                    + "heartbeat is stale");
         }
     }
 }

@@ -2,13 +2,13 @@ package io.dispatchpolicy.interfaces.rest;
 
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PolicySummary;
-import io.dispatchpolicy.application.monitoring.Summary;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 import java.util.List;
 
@@ -21,10 +21,18 @@ public class SummaryResource {
     @Inject
     Monitoring monitoring;
 
+    /**
+     * The dashboard's figures; when the database cannot be read, 503 with what this node knows
+     * without it (since when the database is unreachable, when its last tick succeeded).
+     */
     @GET
     @Path("summary")
-    public Summary summary() {
-        return monitoring.summary();
+    public Response summary() {
+        try {
+            return Response.ok(monitoring.summary()).build();
+        } catch (RuntimeException databaseUnreachable) {
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE).entity(monitoring.nodeStatus()).build();
+        }
     }
 
     @GET

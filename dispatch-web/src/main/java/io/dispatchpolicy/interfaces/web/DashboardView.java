@@ -1,6 +1,7 @@
 package io.dispatchpolicy.interfaces.web;
 
 import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.NodeStatus;
 import io.dispatchpolicy.application.monitoring.Summary;
 import io.dispatchpolicy.application.monitoring.TrendPoint;
 import jakarta.annotation.PostConstruct;
@@ -26,14 +27,27 @@ public class DashboardView {
     Monitoring monitoring;
 
     private Summary summary;
+    private NodeStatus node;
 
+    /** Without the database only this node's own status can be shown: the figures are left out. */
     @PostConstruct
     void load() {
-        summary = monitoring.summary();
+        try {
+            summary = monitoring.summary();
+            node = summary.node();
+        } catch (RuntimeException databaseUnreachable) {
+            summary = null;
+            node = monitoring.nodeStatus();
+        }
     }
 
+    /** The figures; null when the database could not be read. */
     public Summary getSummary() {
         return summary;
+    }
+
+    public NodeStatus getNode() {
+        return node;
     }
 
     /** Admit rate as a share of the throughput target, or null without a target. */

@@ -1,0 +1,50 @@
+package io.dispatchpolicy.application;
+
+import io.dispatchpolicy.config.InvalidSettingException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * Policies held because a {@code dispatch.policy.*} value written at runtime cannot be used: their
+ * partitions are denied {@code invalid_settings} until the property is fixed. The tick and the
+ * console ask here rather than {@link PolicyRegistry#effective} directly, so a bad value is logged
+ * once when it appears (and once per further distinct bad value), once when it is fixed, and never
+ * as a stack trace per tick.
+ */
+@ApplicationScoped
+public class HeldPolicies {
+
+    private static final Logger LOG = Logger.getLogger(HeldPolicies.class.getName());
+
+    @Inject
+    PolicyRegistry registry;
+
+    private final Map<String, InvalidSettingException> held = new ConcurrentHashMap<>();
+
+    /** The policy with its current settings; empty while a setting is invalid (the policy is held). */
+    public Optional<EffectivePolicy> effective(String policyName) {
+        try {
+            EffectivePolicy policy = registry.effective(policyName);
+            if (held.remove(policyName) != null) {
+                LOG.info(() -> "Policy '" + policyName + "' has valid settings again and is no longer held");
+            }
+            return Optional.of(policy);
+        } catch (InvalidSettingException e) {
+            InvalidSettingException previous = held.put(policyName, e);
+            if (previous == null || !e.getMessage().equals(previous.getMessage())) {
+                LOG.warning(() -> "Policy '" + policyName + "' is held until its settings are fixed: " + e.getMessage());
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Why the policy is held now, or empty when its settings are valid. */
+    public Optional<InvalidSettingException> problem(String policyName) {
+        return effective(policyName).isPresent() ? Optional.empty() : Optional.ofNullable(held.get(policyName));
+    }
+}

@@ -1,0 +1,88 @@
+package io.dispatchpolicy.infrastructure.jberet;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The executions this JVM holds a runner for: queued in JBeret's thread pool or running. It is what a
+ * node's reconcile trusts to tell its own live work from rows whose runner is gone (a database outage
+ * killed it before it could mark its start or end).
+ *
+ * <p>An execution is held from the moment its runner is created inside the admission (or recovery)
+ * transaction — before that transaction can commit, so no committed in-flight row is ever unheld while
+ * its runner lives — until the runner has made its last attempt to write its end, or the transaction
+ * rolled back. Holds are counted, not flagged: recovery may create a second runner for an execution
+ * whose first one is still leaving, and the execution stays held until both are gone.
+ */
+@ApplicationScoped
+public class LocalRunners {
+
+    private final ConcurrentHashMap<Long, Integer> held = new ConcurrentHashMap<>();
+    private final Set<Long> running = ConcurrentHashMap.newKeySet();
+    private final Object drained = new Object();
+    private volatile boolean closing;
+
+    void hold(long executionId) {
+        held.merge(executionId, 1, Integer::sum);
+    }
+
+    /** The runner passed its start mark and is running the job. */
+    void running(long executionId) {
+        running.add(executionId);
+    }
+
+    void release(long executionId) {
+        running.remove(executionId);
+        held.computeIfPresent(executionId, (id, n) -> n == 1 ? null : n - 1);
+        if (held.isEmpty()) {
+            synchronized (drained) {
+                drained.notifyAll();
+            }
+        }
+    }
+
+    /** True while a runner of this execution lives in this JVM. */
+    public boolean holds(long executionId) {
+        return held.containsKey(executionId);
+    }
+
+    /** The executions whose job is running in this JVM now (queued ones excluded). */
+    public Set<Long> runningNow() {
+        return Set.copyOf(running);
+    }
+
+    /**
+     * From now on, runners that have not started yet leave their execution to recovery instead of
+     * starting: this node is going away.
+     */
+    public void close() {
+        closing = true;
+    }
+
+    public boolean closing() {
+        return closing;
+    }
+
+    /** Waits until no runner is held, or the timeout passes; @return true when none is left. */
+    public boolean awaitDrained(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (drained) {
+            while (!held.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    drained.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return held.isEmpty();
+                }
+            }
+        }
+        return true;
+    }
+}

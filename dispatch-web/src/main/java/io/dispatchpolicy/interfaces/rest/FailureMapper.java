@@ -1,0 +1,29 @@
+package io.dispatchpolicy.interfaces.rest;
+
+import jakarta.json.Json;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+import java.util.logging.Logger;
+
+/** Any failure of the JSON endpoint answers as JSON with a message, never a stack trace. */
+@Provider
+public class FailureMapper implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = Logger.getLogger(FailureMapper.class.getName());
+
+    @Override
+    public Response toResponse(Throwable failure) {
+        if (failure instanceof WebApplicationException web) {
+            return web.getResponse();
+        }
+        LOG.warning(() -> "JSON endpoint failed: " + failure);
+        return Response.serverError().type(MediaType.APPLICATION_JSON)
+                .entity(Json.createObjectBuilder().add("error", "The request could not be answered; see the server log")
+                        .build().toString())
+                .build();
+    }
+}

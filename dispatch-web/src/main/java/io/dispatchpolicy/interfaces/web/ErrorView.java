@@ -1,0 +1,35 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.config.InvalidSettingException;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.faces.context.FacesContext;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.servlet.RequestDispatcher;
+
+/**
+ * The console's error page: says in words what went wrong — the database is unreachable, a setting is
+ * invalid — and never shows a stack trace.
+ */
+@Named
+@RequestScoped
+public class ErrorView {
+
+    @Inject
+    Monitoring monitoring;
+
+    public String getMessage() {
+        if (!monitoring.nodeStatus().databaseReachable()) {
+            return "The database is unreachable from this node; the console shows its figures again once it is back.";
+        }
+        Object error = FacesContext.getCurrentInstance().getExternalContext().getRequestMap()
+                .get(RequestDispatcher.ERROR_EXCEPTION);
+        for (Throwable t = error instanceof Throwable th ? th : null; t != null; t = t.getCause()) {
+            if (t instanceof InvalidSettingException invalid) {
+                return invalid.getMessage();
+            }
+        }
+        return "An unexpected error occurred.";
+    }
+}

@@ -1,0 +1,145 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.application.RecoveryService;
+import io.dispatchpolicy.application.ThisNode;
+import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A node reconciles its own in-flight rows with the runners its JVM holds: a row whose runner is
+ * gone (as a database outage leaves it) is repaired exactly once, and a row whose runner is queued or
+ * running is never touched, however often reconcile races it.
+ */
+class SelfHealingIT extends SystemTest {
+
+    private static final String JOB = "it-heal";
+
+    @Inject
+    RecoveryService recovery;
+
+    @Inject
+    ThisNode node;
+
+    @Inject
+    DispatchOperator dispatch;
+
+    @Inject
+    JobRuntime jobs;
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    @Test
+    void anOwnRowWhoseRunnerNeverStartedIsStartedExactlyOnce() {
+        // What a runner leaves when the database is down as it tries to mark its start.
+        long execution = db.admittedButNeverSubmitted(JOB, node.id());
+
+        // the node's own recovery pass may get there first: either way it starts once
+        assertThat(recovery.reconcile()).isLessThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> "COMPLETED".equals(db.batchStatus(execution)));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE execution_id = ?", execution) == 0);
+        assertThat(recovery.reconcile()).isZero();
+        assertThat(Runs.of(execution)).isEqualTo(1);
+    }
+
+    @Test
+    void anOwnRowWhoseRunnerEndedUnrecordedIsFailedAndRestartedThroughItsPolicy() {
+        // JBeret says STARTED, the row says started, and no runner of it lives here: its thread died
+        // when the database went away.
+        TestSupport.Running lost = db.startedOn(node.id(), JOB, "lost-runner");
+
+        assertThat(recovery.reconcile()).isLessThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "FAILED".equals(db.batchStatus(lost.executionId())));
+        // restaged under the same submission id, admitted by the node's tick, restarted on the same instance
+        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM job_execution "
+                + "WHERE jobinstanceid = ? AND batchstatus = 'COMPLETED'", lost.instanceId()) == 1);
+        assertThat(db.count("SELECT count(*) FROM job_execution WHERE jobinstanceid = ?", lost.instanceId())).isEqualTo(2);
+        assertThat(dispatch.status(lost.submissionId()).executionId().getAsLong()).isNotEqualTo(lost.executionId());
+        await().atMost(Duration.ofSeconds(10)).until(() -> db.count("SELECT count(*) FROM dispatch.inflight_jobs i "
+                + "JOIN dispatch.partitions p ON p.id = i.partition_id WHERE p.partition_key = 'lost-runner'") == 0);
+    }
+
+    @Test
+    void reconcileRacingQueuedAndRunningRunnersNeverTouchesThem() throws Exception {
+        // 40 slow jobs and 10 batch threads: most runners wait in JBeret's queue while reconcile runs.
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            jobs.add(Params.of("tenant", "race-" + (i % 4), "sleepMs", "700"));
+        }
+        long[] submissions = dispatch.submitAll(JOB, jobs);
+        AtomicBoolean done = new AtomicBoolean();
+        List<Future<Integer>> racers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            racers.add(executor.submit(() -> {
+                int repaired = 0;
+                while (!done.get()) {
+                    repaired += recovery.reconcile();
+                }
+                return repaired;
+            }));
+        }
+        try {
+            await().atMost(Duration.ofSeconds(120)).until(() -> allCompleted(submissions)
+                    && db.count("SELECT count(*) FROM dispatch.inflight_jobs i JOIN dispatch.partitions p "
+                    + "ON p.id = i.partition_id WHERE p.policy_name = ?", JOB) == 0);
+        } finally {
+            done.set(true);
+        }
+        assertThat(racers.get(0).get() + racers.get(1).get()).as("rows reconcile repaired").isZero();
+        Map<Long, Integer> perSubmission = db.executionsPerSubmission(JOB);
+        for (long submission : submissions) {
+            assertThat(perSubmission.get(submission)).as("executions of submission %s", submission).isEqualTo(1);
+            long execution = dispatch.status(submission).executionId().orElseThrow();
+            assertThat(db.batchStatus(execution)).isEqualTo("COMPLETED");
+            assertThat(Runs.of(execution)).as("runs of execution %s", execution).isEqualTo(1);
+        }
+    }
+
+    private boolean allCompleted(long[] submissions) {
+        for (long submission : submissions) {
+            var execution = dispatch.status(submission).executionId();
+            if (execution.isEmpty() || !"COMPLETED".equals(db.batchStatus(execution.getAsLong()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void aJobStoppedOnALiveNodeKeepsItsSlotUntilReconciledAndIsNotRestarted() {
+        long submission = dispatch.submitAll(JOB, List.of(Params.of("tenant", "stopper", "sleepMs", "60000")))[0];
+        await().atMost(Duration.ofSeconds(60)).until(() -> dispatch.status(submission).executionId().isPresent()
+                && Runs.of(dispatch.status(submission).executionId().getAsLong()) == 1);
+        long execution = dispatch.status(submission).executionId().getAsLong();
+
+        jobs.stop(execution);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(db.batchStatus(execution)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> db.strings("SELECT ended_status FROM dispatch.inflight_jobs "
+                + "WHERE execution_id = ?", execution).contains("STOPPED"));
+
+        // an operator's stop on a live node: the slot is freed by reconcile, the job stays stopped
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            recovery.reconcile();
+            return db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE execution_id = ?", execution) == 0;
+        });
+        assertThat(db.count("SELECT count(*) FROM job_execution WHERE jobinstanceid = "
+                + "(SELECT jobinstanceid FROM job_execution WHERE jobexecutionid = ?)", execution)).isEqualTo(1);
+        assertThat(db.staged(JOB)).isZero();
+    }
+}
