@@ -2,8 +2,11 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
+import io.dispatchpolicy.application.ForcedAdmission;
+import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.RecoveryService;
+import io.dispatchpolicy.application.Sweeper;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
@@ -21,6 +24,12 @@ class EngineSafetyIT extends EngineTest {
 
     @Inject
     PolicyControl control;
+
+    @Inject
+    PartitionControl partitions;
+
+    @Inject
+    Sweeper sweeper;
 
     @Inject
     RecoveryService recovery;
@@ -47,6 +56,83 @@ class EngineSafetyIT extends EngineTest {
                 .singleElement().asString().contains("it-vanished");
         assertThat(column("pending_count", "it-poison", "p1")).isEqualTo("0");
         assertThat(column("parked_count", "it-poison", "p1")).isEqualTo("1");
+    }
+
+    @Test
+    void forceAdmitGoesThroughThePoisonJobParksItAndAdmitsTheRest() {
+        long poison = stagePoisonFirst("force");
+        stage("it-poison", "force", 1);
+        long partition = partitionId("it-poison", "force");
+
+        ForcedAdmission result = partitions.forceAdmit(partition, 2);
+
+        assertThat(result.admitted()).isEqualTo(1);
+        assertThat(result.parked()).isEqualTo(1);
+        assertThat(result.failures()).singleElement().asString().contains("it-vanished");
+        assertThat(db.count("SELECT admit_attempts FROM dispatch.staged_jobs WHERE id = ? AND parked_at IS NOT NULL",
+                poison)).isEqualTo(5);
+        assertThat(column("pending_count", "it-poison", "force")).isEqualTo("0");
+    }
+
+    @Test
+    void anUnreadableStagedRowIsParkedAndItsNeighbourAdmitted() {
+        stage("it-poison", "unreadable", 1);
+        long partition = partitionId("it-poison", "unreadable");
+        // a data migration or a hand edit left a number where a string parameter belongs
+        long bad = db.count("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
+                + "VALUES (?, 'it-poison', '{\"tenant\": 5}') RETURNING id", partition);
+        db.update("UPDATE dispatch.partitions SET pending_count = pending_count + 1 WHERE id = ?", partition);
+        stage("it-poison", "unreadable", 1);
+
+        for (int i = 0; i < 10 && admitted("it-poison", "unreadable") < 2; i++) {
+            db.update("UPDATE dispatch.partitions SET next_eligible_at = NULL WHERE id = ?", partition);
+            ticks.iterate();
+        }
+        assertThat(admitted("it-poison", "unreadable")).isEqualTo(2);
+        assertThat(db.strings("SELECT last_error FROM dispatch.staged_jobs WHERE id = ? AND parked_at IS NOT NULL", bad))
+                .singleElement().asString().contains("tenant").contains("not a string");
+        assertThat(db.count("SELECT admit_attempts FROM dispatch.staged_jobs WHERE id = ?", bad)).isEqualTo(5);
+    }
+
+    @Test
+    void aSpentThrottleOutlivesTheSweepOfItsIdlePartition() {
+        // it-throttle allows 10 per 60 s: spend them, let the jobs end, let the partition look long idle
+        stage("it-throttle", "idle", 10);
+        ticks.iterate();
+        assertThat(admitted("it-throttle", "idle")).isEqualTo(10);
+        long partition = partitionId("it-throttle", "idle");
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?", partition) == 0);
+        set("dispatch.partition-inactive-after", "1");
+        db.update("UPDATE dispatch.partitions SET last_admitted_at = now() - interval '1 hour', "
+                + "created_at = now() - interval '1 hour' WHERE id = ?", partition);
+
+        sweeper.sweep();
+        assertThat(partitionId("it-throttle", "idle")).as("partition kept while its bucket refills").isEqualTo(partition);
+        stage("it-throttle", "idle", 2);
+        ticks.iterate();
+        assertThat(admitted("it-throttle", "idle")).isEqualTo(10);
+        assertThat(column("last_deny_reason", "it-throttle", "idle")).isEqualTo("throttle_empty");
+
+        // once the bucket is full again, the partition is fair game
+        db.update("UPDATE dispatch.staged_jobs SET parked_at = now() WHERE partition_id = ?", partition);
+        db.update("UPDATE dispatch.partitions SET pending_count = 0, buckets_full_at = now() - interval '1 second' "
+                + "WHERE id = ?", partition);
+        db.update("DELETE FROM dispatch.staged_jobs WHERE partition_id = ?", partition);
+        sweeper.sweep();
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id = ?", partition)).isZero();
+    }
+
+    /** A staged job whose job XML vanished, ahead of anything staged after it. */
+    private long stagePoisonFirst(String tenant) {
+        stage("it-poison", tenant, 0);
+        long partition = db.count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES "
+                + "('it-poison', ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
+                + "DO UPDATE SET context = EXCLUDED.context RETURNING id", tenant, tenant);
+        long poison = db.count("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
+                + "VALUES (?, 'it-vanished', '{}') RETURNING id", partition);
+        db.update("UPDATE dispatch.partitions SET pending_count = pending_count + 1 WHERE id = ?", partition);
+        return poison;
     }
 
     @Test

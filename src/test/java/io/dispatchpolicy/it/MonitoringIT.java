@@ -111,7 +111,7 @@ class MonitoringIT extends EngineTest {
         assertThat(detail.gates()).singleElement().satisfies(g -> assertThat(g.settings()).isEqualTo("throttle 10 per 60 s"));
         assertThat(detail.recentStaged()).hasSize(5);
 
-        assertThat(partitionControl.forceAdmit(id, 2)).isEqualTo(2);
+        assertThat(partitionControl.forceAdmit(id, 2).admitted()).isEqualTo(2);
         assertThat(admitted("it-throttle", "detail")).isEqualTo(2);
         assertThat(partitionControl.drain(id)).isEqualTo(3);
         assertThat(column("pending_count", "it-throttle", "detail")).isEqualTo("0");

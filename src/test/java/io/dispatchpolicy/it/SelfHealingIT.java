@@ -96,8 +96,8 @@ class SelfHealingIT extends SystemTest {
         }
         try {
             await().atMost(Duration.ofSeconds(120)).until(() -> allCompleted(submissions)
-                    && db.count("SELECT count(*) FROM dispatch.inflight_jobs i JOIN dispatch.partitions p "
-                    + "ON p.id = i.partition_id WHERE p.policy_name = ?", JOB) == 0);
+                    && db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE submission_id = ANY(?)",
+                    (Object) java.util.Arrays.stream(submissions).boxed().toArray(Long[]::new)) == 0);
         } finally {
             done.set(true);
         }
@@ -109,6 +109,19 @@ class SelfHealingIT extends SystemTest {
             assertThat(db.batchStatus(execution)).isEqualTo("COMPLETED");
             assertThat(Runs.of(execution)).as("runs of execution %s", execution).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aSlotFreedByAnEndingJobIsRefilledWithoutWaitingOutTheFullBackoff() {
+        // it-refill: one slot, a 60 s full-backoff. The second job is denied concurrency_full...
+        long[] ids = dispatch.submitAll("it-refill", List.of(Params.of("tenant", "refill", "sleepMs", "2000"),
+                Params.of("tenant", "refill", "sleepMs", "10")));
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.status(ids[0]).executionId().isPresent());
+        await().atMost(Duration.ofSeconds(30)).until(() -> db.strings("SELECT last_deny_reason FROM dispatch.partitions "
+                + "WHERE policy_name = 'it-refill' AND partition_key = 'refill'").contains("concurrency_full"));
+        // ...and admitted as soon as the first ends, not a minute later
+        await().atMost(Duration.ofSeconds(15)).until(() -> dispatch.status(ids[1]).executionId().isPresent());
+        await().atMost(Duration.ofSeconds(30)).until(() -> allCompleted(ids));
     }
 
     private boolean allCompleted(long[] submissions) {

@@ -92,6 +92,17 @@ public class TestPolicies {
     }
 
     @Produces
+    Policy order() {
+        return byTenantWith("it-order").build();
+    }
+
+    /** One slot and a long full-backoff: only a freed slot's wake-up admits the next job soon. */
+    @Produces
+    Policy refill() {
+        return byTenantWith("it-refill").gate(Gate.concurrency(1).fullBackoff(Duration.ofSeconds(60))).build();
+    }
+
+    @Produces
     Policy heal() {
         return byTenantWith("it-heal").build();
     }

@@ -126,6 +126,15 @@ public class TestSupport {
         return repository.createJobExecution(instance, params);
     }
 
+    /** Runs {@code work} in a transaction of its own whose statements may not use index scans. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void withSequentialScans(Runnable work) {
+        update("SET LOCAL enable_indexscan = off");
+        update("SET LOCAL enable_bitmapscan = off");
+        update("SET LOCAL enable_indexonlyscan = off");
+        work.run();
+    }
+
     public String batchStatus(long executionId) {
         return strings("SELECT batchstatus FROM job_execution WHERE jobexecutionid = ?", executionId).get(0);
     }

@@ -18,6 +18,7 @@ import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
+import io.dispatchpolicy.infrastructure.persistence.UnreadableStagedJob;
 import io.dispatchpolicy.spi.JobsAdmitting;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
 import jakarta.ejb.Stateless;
@@ -113,14 +114,14 @@ public class DefaultAdmissionService implements AdmissionService {
             return AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter());
         }
 
-        List<StagedJob> jobs = staging.take(partition.id(), evaluation.admit());
+        List<StagedJob> jobs = take(partition.id(), evaluation.admit());
         if (jobs.isEmpty()) {
             return AdmissionOutcome.SKIPPED;
         }
         seedAdaptive(partition.id(), gates);
         Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
         charged.putAll(evaluation.charged(jobs.size()));
-        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged));
+        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged), bucketsFullAt(gates, charged));
         return AdmissionOutcome.admitted(jobs.size());
     }
 
@@ -131,17 +132,38 @@ public class DefaultAdmissionService implements AdmissionService {
             return 0;
         }
         LockedPartition locked = lock.get();
-        List<StagedJob> jobs = staging.take(partitionId, count);
+        List<StagedJob> jobs = take(partitionId, count);
         if (!jobs.isEmpty()) {
             Optional<EffectivePolicy> policy = registry.effectiveIfDeclared(locked.policyName());
-            admitJobs(partitionId, locked, policy.orElse(null), jobs, null);
+            admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null);
         }
         return jobs.size();
     }
 
+    /** When the last of the partition's throttle buckets is full again; null without a throttle. */
+    private static Long bucketsFullAt(List<ResolvedGate> gates, Map<String, TokenBucket.State> charged) {
+        Long latest = null;
+        for (ResolvedGate gate : gates) {
+            if (gate instanceof ResolvedGate.Throttle t && charged.containsKey(t.id())) {
+                long full = TokenBucket.fullAtMillis(charged.get(t.id()), t.rate(), t.perSeconds());
+                latest = latest == null ? full : Math.max(latest, full);
+            }
+        }
+        return latest;
+    }
+
+    /** The partition's oldest jobs; a row that cannot be read fails as that row's admission. */
+    private List<StagedJob> take(long partitionId, int limit) {
+        try {
+            return staging.take(partitionId, limit);
+        } catch (UnreadableStagedJob e) {
+            throw new JobAdmissionException(e.submissionId(), e);
+        }
+    }
+
     /** JBeret's rows for every job, then our bookkeeping in one statement, then the observers. */
     private void admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> jobs,
-                           String chargedGateState) {
+                           String chargedGateState, Long bucketsFullAtMillis) {
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
             admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
@@ -150,7 +172,7 @@ public class DefaultAdmissionService implements AdmissionService {
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
         admissions.record(partitionId, node.id(), admitted, jobs.size(), chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
-                locked.nowMillis());
+                locked.nowMillis(), bucketsFullAtMillis);
         admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
     }
 

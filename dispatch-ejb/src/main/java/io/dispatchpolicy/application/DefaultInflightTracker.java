@@ -41,6 +41,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Inject
     CompletionCounter completions;
 
+    @Inject
+    TickSignal signal;
+
     @Override
     public boolean starting(long executionId, UUID node) {
         return inflight.started(executionId, node);
@@ -60,6 +63,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             return;
         }
         InflightRepository.Finished f = row.get();
+        if (f.woke()) {
+            signal.workArrivesOnCommit();
+        }
         // Most policies have no adaptive gate: decide that from the declaration, without reading
         // the policy's settings on every job's completion.
         if (f.policyName() == null || policies.named(f.policyName()).map(p -> p.adaptiveGateIds().isEmpty()).orElse(true)) {

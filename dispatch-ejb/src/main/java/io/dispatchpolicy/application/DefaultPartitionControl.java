@@ -4,12 +4,18 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.logging.Logger;
 
 @Stateless
 public class DefaultPartitionControl implements PartitionControl {
 
     private static final Logger LOG = Logger.getLogger(DefaultPartitionControl.class.getName());
+    /** Failed rounds allowed beyond one per job: enough to park every poison job at the default limit. */
+    private static final int MAX_FAILED_ROUNDS = 1_000;
 
     @Inject
     AdmissionService admission;
@@ -18,10 +24,32 @@ public class DefaultPartitionControl implements PartitionControl {
     StagingRepository staging;
 
     @Override
-    public int forceAdmit(long partitionId, int count) {
-        int admitted = admission.forceAdmit(partitionId, count);
-        LOG.info(() -> "Force-admitted " + admitted + " job(s) of partition " + partitionId);
-        return admitted;
+    public ForcedAdmission forceAdmit(long partitionId, int count) {
+        int admitted = 0;
+        Set<Long> parked = new LinkedHashSet<>();
+        List<String> failures = new ArrayList<>();
+        // Each round admits what it can in one transaction; a job that fails rolls its round back, is
+        // counted (and parked at the limit), and the next round starts over without it once parked.
+        int rounds = 0;
+        while (admitted < count && rounds++ < count + MAX_FAILED_ROUNDS) {
+            try {
+                int n = admission.forceAdmit(partitionId, count - admitted);
+                admitted += n;
+                if (n == 0) {
+                    break;
+                }
+            } catch (JobAdmissionException e) {
+                String error = String.valueOf(e.getCause());
+                if (admission.failedAttempt(e.submissionId(), error)) {
+                    parked.add(e.submissionId());
+                    failures.add("job " + e.submissionId() + ": " + error);
+                }
+            }
+        }
+        int total = admitted;
+        LOG.info(() -> "Force-admitted " + total + " job(s) of partition " + partitionId
+                + (parked.isEmpty() ? "" : "; parked " + parked));
+        return new ForcedAdmission(admitted, parked.size(), List.copyOf(failures));
     }
 
     @Override

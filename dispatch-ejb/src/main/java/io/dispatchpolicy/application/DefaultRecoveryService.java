@@ -67,18 +67,18 @@ public class DefaultRecoveryService implements RecoveryService {
 
     @Override
     public int recoverUnstarted() {
-        List<Long> adopted = inflight.adoptUnstarted(node.id(), node.name(), settings.inflightStaleAfter(), BATCH);
+        List<Long> adopted = inflight.adoptUnstarted(node.id(), settings.inflightStaleAfter(), settings.livenessGrace(), BATCH);
         start(adopted, "admitted execution(s) of gone nodes whose runner never started");
         return adopted.size();
     }
 
     @Override
     public int releaseDeadNodesJobs() {
-        List<Released> released = inflight.releaseStartedOfDeadNodes(node.id(), node.name(),
-                settings.inflightStaleAfter(), BATCH);
+        List<Released> released = inflight.releaseStartedOfDeadNodes(node.id(), settings.inflightStaleAfter(),
+                settings.livenessGrace(), BATCH);
         // A gone node's job that ended STOPPED was stopped by its server's shutdown (an operator's stop
         // is released by its live node): it is restarted like an interrupted one.
-        settle(released, true, "FAILED by dispatch: the node running it stopped heartbeating");
+        settle(released, true, "FAILED by dispatch: the node running it is gone");
         if (!released.isEmpty()) {
             LOG.warning(() -> "Released " + released.size() + " in-flight job(s) of gone nodes and restarted the "
                     + "interrupted ones: " + released.stream().map(Released::executionId).toList());
@@ -149,7 +149,7 @@ public class DefaultRecoveryService implements RecoveryService {
                 long restarted = executions.restart(r.executionId(), params, abandoned.user(), node.id(),
                         instances::latestExecution);
                 admissions.record(r.partitionId(), node.id(), List.of(new Admitted(r.submissionId(), restarted, jobName)),
-                        0, null, null, 0);
+                        0, null, null, 0, null);
             } else {
                 staging.restage(r.submissionId(), r.partitionId(), jobName, abandoned.user(), r.executionId());
             }

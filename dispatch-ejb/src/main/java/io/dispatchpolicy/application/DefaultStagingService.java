@@ -14,12 +14,8 @@ import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
 import jakarta.batch.operations.JobRestartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchStatus;
-import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.jberet.job.model.Job;
 import org.jberet.runtime.JobExecutionImpl;
 
@@ -56,8 +52,6 @@ public class DefaultStagingService implements StagingService {
     @Inject
     TickSignal signal;
 
-    @Resource
-    TransactionSynchronizationRegistry transactions;
 
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters) {
@@ -76,7 +70,7 @@ public class DefaultStagingService implements StagingService {
         }
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null);
-        wakeTickOnCommit();
+        signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return ids;
     }
 
@@ -110,30 +104,10 @@ public class DefaultStagingService implements StagingService {
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart);
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
-        wakeTickOnCommit();
+        signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return id;
     }
 
-    /** The staged rows are visible to the tick only once the caller's transaction commits. */
-    private void wakeTickOnCommit() {
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
-            signal.workArrived();
-            return;
-        }
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-                // nothing to do before the outcome
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    signal.workArrived();
-                }
-            }
-        });
-    }
 
     /**
      * @param effective the parameters the job will run with: what the policy sees

@@ -1,17 +1,46 @@
 package io.dispatchpolicy.application;
 
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
- * Wakes this node's idle tick when a submission commits here, so a job submitted to an idle system
- * is admitted in milliseconds rather than after the rest of {@code dispatch.idle-pause}. Other
- * nodes find the work on their next iteration, as before.
+ * Wakes this node's idle tick when a submission commits here, or when a job ending here frees a slot
+ * of a partition that was waiting for one, so the work is admitted in milliseconds rather than after
+ * the rest of {@code dispatch.idle-pause} (or the partition's {@code full-backoff}). Other nodes find
+ * the work on their next iteration, as before.
  */
 @ApplicationScoped
 public class TickSignal {
 
     private final Object lock = new Object();
     private boolean work;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
+    /** Wakes the tick when the current transaction commits (at once without one). */
+    public void workArrivesOnCommit() {
+        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+            workArrived();
+            return;
+        }
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                // nothing to do before the outcome
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    workArrived();
+                }
+            }
+        });
+    }
 
     public void workArrived() {
         synchronized (lock) {

@@ -94,17 +94,28 @@ public class DispatchSettings {
 
     /** How often this node refreshes its heartbeat row. */
     public Duration heartbeatInterval() {
-        return seconds(HEARTBEAT_INTERVAL, 10);
+        return seconds(HEARTBEAT_INTERVAL, 5);
     }
 
-    /** A node whose heartbeat is older than this is dead: its in-flight jobs are released and restarted. */
+    /**
+     * A node whose liveness lock is not held is gone once its heartbeat is this old (two heartbeat
+     * intervals: a live node whose session broke takes its lock again within one).
+     */
+    public Duration livenessGrace() {
+        return heartbeatInterval().multipliedBy(2);
+    }
+
+    /**
+     * A node whose heartbeat is older than this is gone even though its liveness lock is held (it may be
+     * cut off from the database while its session looks alive): its in-flight jobs are released and restarted.
+     */
     public Duration inflightStaleAfter() {
         return seconds(INFLIGHT_STALE_AFTER, 300);
     }
 
     /** How often a node looks for work of dead nodes. */
     public Duration recoveryInterval() {
-        return seconds(RECOVERY_INTERVAL, 30);
+        return seconds(RECOVERY_INTERVAL, 10);
     }
 
     /** How often the sweeper deletes old samples, admissions and idle partitions. */

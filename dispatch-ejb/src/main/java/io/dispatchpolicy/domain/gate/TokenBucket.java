@@ -49,6 +49,15 @@ public final class TokenBucket {
         return GateCheck.deny(EMPTY, Duration.ofMillis((long) Math.ceil(secondsToOne * 1000)));
     }
 
+    /** When a bucket in this state is full again, in epoch millis (its own time when it is full now). */
+    public static long fullAtMillis(State state, double rate, double perSeconds) {
+        double missing = capacity(rate) - state.tokens();
+        if (rate <= 0 || missing <= 0) {
+            return state.atMillis();
+        }
+        return state.atMillis() + (long) Math.ceil(missing * perSeconds / rate * 1000);
+    }
+
     /** Charges {@code admitted} jobs to a refilled bucket. */
     public static State charge(State refilled, int admitted) {
         return new State(Math.max(0, refilled.tokens() - admitted), refilled.atMillis());

@@ -37,6 +37,7 @@ public class AdmissionRepository {
                    gate_state = coalesce(?::jsonb, gate_state),
                    decayed_admits = coalesce(?, decayed_admits),
                    decayed_admits_at = coalesce(to_timestamp(? / 1000.0), decayed_admits_at),
+                   buckets_full_at = coalesce(to_timestamp(? / 1000.0), buckets_full_at),
                    next_eligible_at = NULL,
                    last_deny_reason = NULL
              WHERE id = ?
@@ -58,9 +59,10 @@ public class AdmissionRepository {
      *                      never was pending)
      * @param gateStateJson the charged gate state, or null to leave it (a bypass restart passes no gate)
      * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
+     * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
      */
     public void record(long partitionId, UUID nodeId, List<Admitted> admitted, int pendingTaken, String gateStateJson,
-                       Double decayedAdmits, long nowMillis) {
+                       Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis) {
         List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
         List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
         jdbc.update(RECORD, (c, st) -> {
@@ -74,7 +76,8 @@ public class AdmissionRepository {
             st.setString(8, gateStateJson);
             st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
             st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
-            st.setLong(11, partitionId);
+            st.setObject(11, bucketsFullAtMillis, java.sql.Types.BIGINT);
+            st.setLong(12, partitionId);
         });
     }
 

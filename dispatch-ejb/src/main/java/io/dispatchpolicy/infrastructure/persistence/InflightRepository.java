@@ -24,20 +24,23 @@ public class InflightRepository {
             """;
 
     // Frees the slot and returns what the adaptive feedback needs: the partition, its policy and
-    // context, and the queue lag (admission to start) in milliseconds.
+    // context, and the queue lag (admission to start) in milliseconds. A partition that was waiting out
+    // a full-backoff becomes eligible at once: the slot it waited for is free (only such a partition's
+    // row is locked here, and it is not being admitted, so this waits on no admission).
     private static final String FINISHED = """
             WITH gone AS (
                 DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
-                RETURNING partition_id, admitted_at, started_at)
+                RETURNING partition_id, admitted_at, started_at),
+            woken AS (
+                UPDATE dispatch.partitions w SET next_eligible_at = NULL
+                  FROM gone
+                 WHERE w.id = gone.partition_id AND w.next_eligible_at > clock_timestamp()
+                   AND w.last_deny_reason IN ('concurrency_full', 'adaptive_concurrency_full')
+                RETURNING w.id)
             SELECT gone.partition_id, p.policy_name, p.context::text,
-                   extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000
+                   extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
+                   EXISTS (SELECT 1 FROM woken)
               FROM gone LEFT JOIN dispatch.partitions p ON p.id = gone.partition_id
-            """;
-
-    // A node is gone when it is an earlier life of this very node (it restarted, so nothing it queued
-    // survives), when it stopped, or when its heartbeat is stale.
-    private static final String GONE = """
-            (n.node_name = ? OR n.stopped_at IS NOT NULL OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?))
             """;
 
     // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
@@ -57,7 +60,7 @@ public class InflightRepository {
                      FOR UPDATE OF j SKIP LOCKED) orphan
              WHERE i.execution_id = orphan.execution_id
             RETURNING i.execution_id
-            """.formatted(GONE);
+            """.formatted(NodeRepository.GONE);
 
     // Rows of jobs that were running on a node that is gone, by the same test: their slots are
     // released here, in the transaction that also fails and restarts their executions.
@@ -74,7 +77,7 @@ public class InflightRepository {
                      FOR UPDATE OF j SKIP LOCKED) dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
-            """.formatted(GONE);
+            """.formatted(NodeRepository.GONE);
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
     private static final String ENDED_STOPPED = """
@@ -104,7 +107,7 @@ public class InflightRepository {
             """;
 
     /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
-    public record Finished(long partitionId, String policyName, String contextJson, double lagMs) {
+    public record Finished(long partitionId, String policyName, String contextJson, double lagMs, boolean woke) {
     }
 
     /** A released row of a dead node. */
@@ -129,17 +132,17 @@ public class InflightRepository {
     /** Deletes the row; empty when it was already gone (released by recovery). */
     public Optional<Finished> finished(long executionId) {
         return jdbc.query(FINISHED, (c, st) -> st.setLong(1, executionId),
-                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4))).stream().findFirst();
+                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4), rs.getBoolean(5)))
+                .stream().findFirst();
     }
 
-    /** Moves up to {@code limit} orphaned, never-started rows to {@code node}; returns their execution ids. */
-    public List<Long> adoptUnstarted(UUID node, String nodeName, Duration staleAfter, int limit) {
+    /** Moves up to {@code limit} never-started rows of gone nodes to {@code node}; returns their execution ids. */
+    public List<Long> adoptUnstarted(UUID node, Duration staleAfter, Duration grace, int limit) {
         return jdbc.query(ADOPT_UNSTARTED, (c, st) -> {
             st.setObject(1, node);
             st.setObject(2, node);
-            st.setString(3, nodeName);
-            st.setDouble(4, staleAfter.toMillis() / 1000.0);
-            st.setInt(5, limit);
+            NodeRepository.bindGone(st, 3, staleAfter, grace);
+            st.setInt(6, limit);
         }, rs -> rs.getLong(1));
     }
 
@@ -173,13 +176,12 @@ public class InflightRepository {
         return jdbc.query(RELEASE, (c, st) -> st.setArray(1, Jdbc.longs(c, executionIds)), InflightRepository::released);
     }
 
-    /** Deletes up to {@code limit} rows of started jobs of dead nodes and returns them. */
-    public List<Released> releaseStartedOfDeadNodes(UUID node, String nodeName, Duration staleAfter, int limit) {
+    /** Deletes up to {@code limit} rows of started jobs of gone nodes and returns them. */
+    public List<Released> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
         return jdbc.query(RELEASE_STARTED, (c, st) -> {
             st.setObject(1, node);
-            st.setString(2, nodeName);
-            st.setDouble(3, staleAfter.toMillis() / 1000.0);
-            st.setInt(4, limit);
+            NodeRepository.bindGone(st, 2, staleAfter, grace);
+            st.setInt(5, limit);
         }, InflightRepository::released);
     }
 

@@ -56,7 +56,12 @@ public final class JsonCodec {
     public static Map<String, String> readStrings(String json) {
         JsonObject o = parse(json);
         Map<String, String> map = new LinkedHashMap<>();
-        o.forEach((k, v) -> map.put(k, ((JsonString) v).getString()));
+        o.forEach((k, v) -> {
+            if (!(v instanceof JsonString text)) {
+                throw new IllegalArgumentException("value of '" + k + "' is " + v.getValueType() + ", not a string");
+            }
+            map.put(k, text.getString());
+        });
         return map;
     }
 

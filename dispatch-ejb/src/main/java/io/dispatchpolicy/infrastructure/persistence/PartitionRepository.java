@@ -14,6 +14,14 @@ import java.util.Optional;
 @ApplicationScoped
 public class PartitionRepository {
 
+    /**
+     * The one order in which any statement that locks several partition rows takes their locks: the
+     * order staging's UPSERT inserts them in (keys sorted by code point, which is what the "C" collation
+     * compares). Two such statements then never wait on each other in a cycle, whatever plan the
+     * database picks and whatever its default collation.
+     */
+    static final String LOCK_ORDER = "policy_name COLLATE \"C\", partition_key COLLATE \"C\"";
+
     // Walks partitions_claim_idx in (last_checked_at NULLS FIRST, id) order and stops at the limit:
     // O(batch) however many partitions or staged jobs exist. Stamping last_checked_at sends the claimed
     // rows to the back of the order, so every partition with work is visited within
@@ -46,6 +54,10 @@ public class PartitionRepository {
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
     // previous last_checked_at back, so it heads the next claim.
     private static final String DENY = """
+            WITH d AS (
+                SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS d(id, reason, retry_ms, restore_ms)),
+            locked AS (
+                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT id FROM d) ORDER BY %s FOR UPDATE)
             UPDATE dispatch.partitions p
                SET next_eligible_at = CASE WHEN d.retry_ms > 0
                                            THEN clock_timestamp() + make_interval(secs => d.retry_ms / 1000.0) END,
@@ -54,13 +66,15 @@ public class PartitionRepository {
                    last_checked_at = CASE WHEN d.restore_ms > 0 THEN to_timestamp(d.restore_ms / 1000.0)
                                           WHEN d.restore_ms < 0 THEN NULL
                                           ELSE p.last_checked_at END
-              FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS d(id, reason, retry_ms, restore_ms)
+              FROM d JOIN locked ON locked.id = d.id
              WHERE p.id = d.id
-            """;
+            """.formatted(LOCK_ORDER);
 
     private static final String MARK_PAUSED = """
-            UPDATE dispatch.partitions SET paused = true WHERE id = ANY(?::bigint[])
-            """;
+            WITH locked AS (
+                SELECT id FROM dispatch.partitions WHERE id = ANY(?::bigint[]) ORDER BY %s FOR UPDATE)
+            UPDATE dispatch.partitions p SET paused = true FROM locked WHERE p.id = locked.id
+            """.formatted(LOCK_ORDER);
 
     private static final String PENDING = """
             SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE pending_count > 0

@@ -19,8 +19,11 @@ public class PolicyStateRepository {
                 ON CONFLICT (name) DO UPDATE
                    SET paused_at = CASE WHEN ? THEN coalesce(dispatch.policies.paused_at, clock_timestamp()) END,
                        updated_at = clock_timestamp())
-            UPDATE dispatch.partitions SET paused = ? WHERE policy_name = ? AND paused <> ?
-            """;
+            , locked AS (
+                SELECT id FROM dispatch.partitions WHERE policy_name = ? AND paused <> ?
+                 ORDER BY %s FOR UPDATE)
+            UPDATE dispatch.partitions p SET paused = ? FROM locked WHERE p.id = locked.id
+            """.formatted(PartitionRepository.LOCK_ORDER);
 
     private static final String PAUSED = """
             SELECT name FROM dispatch.policies WHERE paused_at IS NOT NULL
@@ -35,8 +38,8 @@ public class PolicyStateRepository {
             st.setString(1, policyName);
             st.setBoolean(2, paused);
             st.setBoolean(3, paused);
-            st.setBoolean(4, paused);
-            st.setString(5, policyName);
+            st.setString(4, policyName);
+            st.setBoolean(5, paused);
             st.setBoolean(6, paused);
         });
     }

@@ -30,8 +30,8 @@ public class StagingRepository {
     static final int CHUNK = 10_000;
 
     // One statement per chunk, one round trip even for a single job. The partition UPSERT comes first:
-    // its keys arrive sorted, so concurrent bulk stagers lock partition rows in the same order (no
-    // deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
+    // its keys arrive sorted by code point, so it locks partition rows in PartitionRepository.LOCK_ORDER
+    // like every other multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
     // one); a partition created while its policy is paused is born paused. Staged rows then take their
     // ids from the sequence in input order, and are returned sorted by id.
     private static final String STAGE = """
@@ -101,14 +101,14 @@ public class StagingRepository {
     // so no admission of them is in progress.
     private static final String DRAIN = """
             WITH locked AS (
-                SELECT id FROM dispatch.partitions WHERE %s FOR UPDATE),
+                SELECT id FROM dispatch.partitions WHERE %s ORDER BY LOCK_ORDER FOR UPDATE),
             gone AS (
                 DELETE FROM dispatch.staged_jobs s USING locked WHERE s.partition_id = locked.id RETURNING s.id),
             reset AS (
                 UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0
                  WHERE id IN (SELECT id FROM locked))
             SELECT count(*) FROM gone
-            """;
+            """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
     @Inject
     Jdbc jdbc;
@@ -136,7 +136,7 @@ public class StagingRepository {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
             // One partition row per key: the last context seen wins, as it would with one call per job.
-            Map<String, String> contextByKey = new TreeMap<>();
+            Map<String, String> contextByKey = new TreeMap<>(StagingRepository::byCodePoint);
             Map<String, Integer> countByKey = new HashMap<>();
             List<String> keyColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
@@ -207,9 +207,31 @@ public class StagingRepository {
         }, rs -> rs.getLong(1)).isEmpty();
     }
 
+    /** Code point order: what PostgreSQL's "C" collation compares, so the UPSERT locks in the lock order. */
+    static int byCodePoint(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
     private static StagedJob stagedJob(ResultSet rs) throws SQLException {
-        return new StagedJob(rs.getLong(1), rs.getString(2),
-                JobParameters.trusted(JsonCodec.readStrings(rs.getString(3))),
-                rs.getString(4), rs.getTimestamp(5).toInstant(), rs.getObject(6, Long.class));
+        long id = rs.getLong(1);
+        JobParameters parameters;
+        try {
+            parameters = JobParameters.trusted(JsonCodec.readStrings(rs.getString(3)));
+        } catch (RuntimeException e) {
+            throw new UnreadableStagedJob(id, e);
+        }
+        return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
+                rs.getObject(6, Long.class));
     }
 }

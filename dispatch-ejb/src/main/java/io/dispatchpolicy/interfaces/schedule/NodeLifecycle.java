@@ -9,6 +9,7 @@ import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
+import io.dispatchpolicy.infrastructure.persistence.NodeLiveness;
 import io.dispatchpolicy.infrastructure.persistence.NodeRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -25,13 +26,18 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Boots the engine on this node: validates settings and policies (a mistake fails the deployment),
- * registers the node, then heartbeats, runs recovery and sweeps on a maintenance thread of its own.
+ * registers this boot (warning when another live server uses the same node name: each boot has its
+ * own identity, so they stay safe), then heartbeats — holding this boot's liveness lock
+ * ({@link NodeLiveness}) — runs recovery and sweeps on a maintenance thread of its own.
  * The first recovery runs a second after boot: that is when a restarted node takes back what its
  * earlier life left — executions admitted but never handed to JBeret are started, jobs that were
  * running are failed and restarted.
@@ -94,15 +100,27 @@ public class NodeLifecycle {
     @Resource
     ManagedThreadFactory threads;
 
+    @Inject
+    NodeLiveness liveness;
+
     private volatile boolean stopping;
+    private volatile boolean recoverNow;
     private Thread maintenance;
+    private int lockKey;
 
     @PostConstruct
     void start() {
         settings.validate();
         policies.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
-        nodes.register(node.id(), node.name());
+        lockKey = nodes.register(node.id(), node.name());
+        List<String> namesakes = nodes.liveNamesakes(node.id(), node.name(), settings.inflightStaleAfter(),
+                settings.livenessGrace());
+        if (!namesakes.isEmpty()) {
+            LOG.warning(() -> "Another live server uses the node name '" + node.name() + "': " + namesakes + ". Each boot "
+                    + "has an identity of its own, so they never take each other's work; set " + DispatchSettings.NODE_NAME
+                    + " (or jboss.node.name) per server to tell them apart in the console and the logs");
+        }
         maintenance = threads.newThread(this::maintain);
         maintenance.setName("dispatch-maintenance");
         maintenance.start();
@@ -115,15 +133,20 @@ public class NodeLifecycle {
         long recoveryInterval = settings.recoveryInterval().toMillis();
         long sweep = settings.sweepInterval().toMillis();
         long now = System.currentTimeMillis();
-        long nextHeartbeat = now + heartbeat;
+        long nextHeartbeat = now; // at once: that takes this boot's liveness lock
         long nextRecovery = now + FIRST_RECOVERY_MS;
         long nextSweep = now + sweep;
         while (!stopping) {
             now = System.currentTimeMillis();
+            if (recoverNow) {
+                recoverNow = false;
+                nextHeartbeat = now;
+                nextRecovery = now;
+            }
             if (!outage.isDown()) {
                 if (now >= nextHeartbeat) {
                     nextHeartbeat = now + heartbeat;
-                    attempt("heartbeat", () -> nodes.heartbeat(node.id()));
+                    attempt("heartbeat", () -> liveness.heartbeat(node.id(), lockKey));
                 }
                 if (now >= nextRecovery) {
                     nextRecovery = now + recoveryInterval;
@@ -139,20 +162,14 @@ public class NodeLifecycle {
                 }
             }
             long wait = Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep) - System.currentTimeMillis();
-            try {
-                Thread.sleep(Math.max(1, Math.min(wait, 1_000)));
-            } catch (InterruptedException e) {
-                return;
-            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(wait, 1_000))));
         }
     }
 
-    /** The database answers again: heartbeat, then repair what the outage left, before the tick resumes. */
+    /** The database answers again: heartbeat and repair what the outage left now, not at the next interval. */
     public void databaseReturned() {
-        attempt("recovery after the database's return", () -> {
-            nodes.heartbeat(node.id());
-            recover();
-        });
+        recoverNow = true;
+        LockSupport.unpark(maintenance);
     }
 
     private void attempt(String what, Runnable work) {
@@ -181,7 +198,7 @@ public class NodeLifecycle {
     void stop() {
         // Maintenance first: a recovery pass would restart the runners that are now letting go.
         stopping = true;
-        maintenance.interrupt();
+        LockSupport.unpark(maintenance);
         try {
             maintenance.join(STOP_WAIT.toMillis());
         } catch (InterruptedException e) {
@@ -197,12 +214,14 @@ public class NodeLifecycle {
             }
         }
         if (!runners.awaitDrained(STOP_WAIT)) {
-            LOG.info(() -> "Stopping with " + runners.runningNow().size() + " job(s) still running; they are recovered "
-                    + "when this node's heartbeat goes stale");
+            liveness.close();
+            LOG.info(() -> "Stopping with " + runners.runningNow().size() + " job(s) still running past " + STOP_WAIT
+                    .toSeconds() + " s; they are recovered as this boot's liveness lock is gone");
             return;
         }
         try {
             nodes.stopped(node.id());
+            liveness.close();
             LOG.info(() -> "Dispatch node " + node.name() + " stopped (" + running.size() + " running job(s) stopped, "
                     + "to be restarted by whoever recovers this node)");
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.interfaces.web;
 
+import io.dispatchpolicy.application.ForcedAdmission;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PartitionDetail;
@@ -46,8 +47,9 @@ public class PartitionView implements Serializable {
 
     public void forceAdmit() {
         if (user.mayAct("force-admit jobs")) {
-            int admitted = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));
-            ConsoleUser.info(admitted + " job(s) admitted now.");
+            ForcedAdmission result = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));
+            ConsoleUser.info(result.admitted() + " job(s) admitted now"
+                    + (result.parked() == 0 ? "." : "; " + result.parked() + " parked: " + String.join("; ", result.failures())));
             load();
         }
     }
