@@ -397,6 +397,57 @@ class AdmissionBench {
         }
     }
 
+    // ---------------------------------------------------------------- 7. slot utilization
+
+    /**
+     * Capped partitions with a backlog of short jobs: how much of each partition's cap is busy while
+     * its backlog lasts. Slots total no more than the batch threads (10), so only admission can leave
+     * one idle; before freed slots woke their partition, each waited out the 1 s full-backoff.
+     */
+    @Test
+    @Order(7)
+    void slotUtilization() {
+        tick(true);
+        double three = utilization("bench-slots", 3, 3, 60);
+        double one = utilization("bench-slot1", 1, 1, 40);
+        String manyName = "slot utilization: 3 partitions x cap 3, jobs 100-200 ms (busy / cap while backlog remains)";
+        String oneName = "slot utilization: 1 partition x cap 1, jobs 100-200 ms (busy / cap while backlog remains)";
+        RESULTS.add(manyName, "ratio", three);
+        RESULTS.add(oneName, "ratio", one);
+        RESULTS.target(manyName, "slot utilization, 3 x cap 3", three, ">=", 0.8);
+        RESULTS.target(oneName, "slot utilization, 1 x cap 1", one, ">=", 0.8);
+    }
+
+    /** Mean over partitions of busy time / (cap x time from its first start to its last start). */
+    private double utilization(String job, int partitions, int cap, int perPartition) {
+        long since = maxExecutionId();
+        java.util.Random random = new java.util.Random(42);
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                jobs.add(Params.of("tenant", job + "-" + p, "millis", Integer.toString(100 + random.nextInt(101))));
+            }
+        }
+        dispatch.submitAll(job, jobs);
+        awaitCount(() -> count(COMPLETED_SINCE, job, since), jobs.size(), Duration.ofMinutes(5));
+        java.util.Map<String, List<long[]>> runs = new java.util.HashMap<>();
+        jdbc.query("SELECT p.partition_key, (extract(epoch FROM e.starttime) * 1000)::bigint, "
+                + "(extract(epoch FROM e.endtime) * 1000)::bigint FROM dispatch.admissions a "
+                + "JOIN dispatch.partitions p ON p.id = a.partition_id JOIN job_execution e ON e.jobexecutionid = a.execution_id "
+                + "WHERE p.policy_name = ? AND e.jobexecutionid > ?", (c, st) -> {
+                    st.setString(1, job);
+                    st.setLong(2, since);
+                }, rs -> runs.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getLong(3)}));
+        double sum = 0;
+        for (List<long[]> partition : runs.values()) {
+            long from = partition.stream().mapToLong(r -> r[0]).min().orElseThrow();
+            long to = partition.stream().mapToLong(r -> r[0]).max().orElseThrow();
+            long busy = partition.stream().mapToLong(r -> Math.max(0, Math.min(r[1], to) - Math.max(r[0], from))).sum();
+            sum += busy / (double) (cap * (to - from));
+        }
+        return sum / runs.size();
+    }
+
     // ---------------------------------------------------------------- report
 
     private static Path benchDir() {
@@ -405,7 +456,7 @@ class AdmissionBench {
 
     /** Last: prints the table into the server log and the build output, and writes results.json. */
     @Test
-    @Order(7)
+    @Order(8)
     void resultsAreWritten() {
         RESULTS.write(benchDir());
         LOG.info(RESULTS.table());

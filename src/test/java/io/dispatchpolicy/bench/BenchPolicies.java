@@ -37,6 +37,17 @@ public class BenchPolicies {
         return byTenantWith("bench-latency").build();
     }
 
+    /** Three slots per tenant (the default 1 s full-backoff): a freed slot must be refilled at once. */
+    @Produces
+    Policy slots() {
+        return byTenantWith("bench-slots").gate(Gate.concurrency(3)).build();
+    }
+
+    @Produces
+    Policy oneSlot() {
+        return byTenantWith("bench-slot1").gate(Gate.concurrency(1)).build();
+    }
+
     /** Each tenant at most 5 jobs at once, and at most 200 admissions per iteration shared fairly. */
     @Produces
     Policy storm() {

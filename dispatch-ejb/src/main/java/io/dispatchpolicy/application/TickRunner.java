@@ -5,6 +5,7 @@ import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.TickBudget;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
@@ -57,6 +58,9 @@ public class TickRunner {
 
     @Inject
     HeldPolicies held;
+
+    @Inject
+    DatabaseOutage outage;
 
     @Inject
     PartitionRepository partitions;
@@ -190,11 +194,17 @@ public class TickRunner {
             }
             return outcome.admitted();
         } catch (JobAdmissionException e) {
+            if (outage.absorbs(e)) {
+                throw e; // not the job's fault: no attempt is counted against it
+            }
             boolean parked = admission.failedAttempt(e.submissionId(), String.valueOf(e.getCause()));
             LOG.log(Level.WARNING, e, () -> "Partition '" + p.partitionKey() + "' of policy '" + p.policyName()
                     + "': staged job " + e.submissionId() + (parked ? " is parked after repeated failures" : " failed to admit"));
             return 0;
         } catch (RuntimeException e) {
+            if (outage.absorbs(e)) {
+                throw e; // the database is gone: end the tick rather than fail every claimed partition
+            }
             LOG.log(Level.WARNING, e, () -> "Admission of partition '" + p.partitionKey() + "' of policy '"
                     + p.policyName() + "' rolled back; its jobs stay staged");
             denials.add(new Denial(p.id(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));

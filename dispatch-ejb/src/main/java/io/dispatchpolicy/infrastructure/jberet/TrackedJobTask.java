@@ -57,6 +57,11 @@ final class TrackedJobTask implements JobTask {
                 LOG.fine(() -> "Execution " + id + " not started: this node is stopping; recovery starts it elsewhere or later");
                 return;
             }
+            if (outage.isDown()) {
+                // no attempt that can only fail (and fill the pool's log): reconcile starts it later
+                LOG.fine(() -> "Execution " + id + " not started: the database is unreachable");
+                return;
+            }
             boolean mine;
             try {
                 mine = lifecycle.starting(id, node);
@@ -73,7 +78,9 @@ final class TrackedJobTask implements JobTask {
                 runner.run();
             } finally {
                 try {
-                    lifecycle.finished(id, execution.getBatchStatus());
+                    if (!outage.isDown()) {
+                        lifecycle.finished(id, execution.getBatchStatus());
+                    }
                 } catch (RuntimeException e) {
                     report(e, "record the end of execution " + id + "; reconcile releases its slot later");
                 }

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.ApplicationException;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import javax.sql.DataSource;
@@ -76,7 +77,12 @@ public class Jdbc {
         return c.createArrayOf("integer", values.toArray(new Integer[0]));
     }
 
-    /** An SQL failure, with the statement's first line to tell which. */
+    /**
+     * An SQL failure, with the statement's first line to tell which. An application exception for the
+     * EJB container: it rolls the transaction back, and the engine reports it itself (a database
+     * outage in one line a minute, not the container's stack trace per failed call).
+     */
+    @ApplicationException(rollback = true)
     public static class PersistenceFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
