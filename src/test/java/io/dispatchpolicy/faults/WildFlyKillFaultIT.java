@@ -15,7 +15,7 @@ class WildFlyKillFaultIT {
             run.submitStorm();
             run.awaitFaultMoment();
             run.faultStarted("SIGKILL to WildFly's JVM");
-            run.note("killedJvmPid", run.server().kill());
+            run.note("killedJvmPid", run.server().kill()); // returns once that JVM is verifiably gone
             run.bootServer();
             run.faultEnded();
             Verdict verdict = run.drainAndCheck(run.settings().drain());

@@ -29,11 +29,15 @@ public final class Invariants {
     private Invariants() {
     }
 
-    public static Verdict check(Collection<Long> submitted, List<Execution> executions, List<StagedPartition> staged,
-                                List<InflightRow> inflight, int cap, Instant now) {
+    /**
+     * @param stagedIds submissions still staged: not lost, but not done either
+     * @param now       the end of executions the database never heard end
+     */
+    public static Verdict check(Collection<Long> submitted, List<Execution> executions, Collection<Long> stagedIds,
+                                List<StagedPartition> staged, List<InflightRow> inflight, int cap, Instant now) {
         Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
-        exactlyOnce(submitted, executions, figures, violations);
+        exactlyOnce(submitted, executions, new HashSet<>(stagedIds), figures, violations);
         nothingLeft(staged, inflight, figures, violations);
         oneRunPerInstance(executions, now, violations);
         capPerTenant(executions, cap, now, figures, violations);
@@ -41,17 +45,21 @@ public final class Invariants {
     }
 
     /** (1) One COMPLETED execution per submission; none lost; none unknown. */
-    private static void exactlyOnce(Collection<Long> submitted, List<Execution> executions, Map<String, Object> figures,
-                                    List<String> violations) {
+    private static void exactlyOnce(Collection<Long> submitted, List<Execution> executions, Set<Long> stagedIds,
+                                    Map<String, Object> figures, List<String> violations) {
         Map<Long, List<Execution>> bySubmission = executions.stream().filter(e -> e.submissionId() != null)
                 .collect(Collectors.groupingBy(Execution::submissionId, TreeMap::new, Collectors.toList()));
         Set<Long> ours = new HashSet<>(submitted);
-        List<Long> lost = submitted.stream().filter(id -> !bySubmission.containsKey(id)).sorted().toList();
+        List<Long> neverRan = submitted.stream().filter(id -> !bySubmission.containsKey(id)).sorted().toList();
+        List<Long> lost = neverRan.stream().filter(id -> !stagedIds.contains(id)).toList();
+        long stillStaged = neverRan.size() - lost.size();
         List<String> notOnce = new ArrayList<>();
+        Map<String, Integer> notOnceByLatest = new TreeMap<>();
         bySubmission.forEach((id, runs) -> {
             long completed = runs.stream().filter(Execution::completed).count();
             if (ours.contains(id) && completed != 1) {
                 notOnce.add("submission " + id + ": " + completed + " COMPLETED of " + runs);
+                notOnceByLatest.merge(completed > 1 ? "COMPLETED twice or more" : runs.get(runs.size() - 1).status(), 1, Integer::sum);
             }
         });
         List<String> unknown = executions.stream()
@@ -73,13 +81,18 @@ public final class Invariants {
                 .filter(e -> !restarted.contains(e)).count());
         figures.put("unfinishedExecutions", executions.stream().filter(Execution::unfinished).count());
         figures.put("lostSubmissions", lost.size());
+        figures.put("submissionsNeverAdmitted", neverRan.size());
 
         if (!lost.isEmpty()) {
-            violations.add(lost.size() + " of " + submitted.size() + " submissions have no execution at all (lost or still staged): "
+            violations.add(lost.size() + " of " + submitted.size() + " submissions are LOST: no execution and not staged: "
                     + examples(lost));
         }
+        if (stillStaged > 0) {
+            violations.add(stillStaged + " of " + submitted.size() + " submissions were never admitted (still staged)");
+        }
         if (!notOnce.isEmpty()) {
-            violations.add(notOnce.size() + " submissions did not end with exactly one COMPLETED execution: " + examples(notOnce));
+            violations.add(notOnce.size() + " submissions did not end with exactly one COMPLETED execution (by latest status: "
+                    + notOnceByLatest + "): " + examples(notOnce));
         }
         if (!unknown.isEmpty()) {
             violations.add(unknown.size() + " executions belong to no submission of the storm: " + examples(unknown));
@@ -96,7 +109,10 @@ public final class Invariants {
             violations.add(stagedLeft + " staged jobs left in " + staged.size() + " partitions: " + examples(staged));
         }
         if (!inflight.isEmpty()) {
-            violations.add(inflight.size() + " in-flight rows left: " + examples(inflight));
+            Map<String, Long> kinds = inflight.stream().collect(Collectors.groupingBy(
+                    r -> "JBeret " + r.jberetStatus() + (r.startedAt() == null ? ", started_at null" : ", started_at set"),
+                    TreeMap::new, Collectors.counting()));
+            violations.add(inflight.size() + " in-flight rows left " + kinds + ": " + examples(inflight));
         }
     }
 
@@ -131,6 +147,11 @@ public final class Invariants {
         figures.put("maxConcurrentByTenant", maxPerTenant);
         figures.put("maxConcurrentOverall", Overlaps.peak(executions.stream().filter(Execution::ran)
                 .map(e -> interval(e, now)).toList()).count());
+        if (executions.stream().anyMatch(e -> e.exitStatus() != null && e.exitStatus().startsWith("FAILED by dispatch"))) {
+            // Why the overall figure can exceed the batch thread pool after a crash.
+            figures.put("concurrencyNote", "executions recovery marked FAILED count as running until recovery released "
+                    + "them (JBeret stamps their endtime then): the time their slot stayed taken");
+        }
         if (!over.isEmpty()) {
             violations.add(over.size() + " tenants exceeded the concurrency cap of " + cap + ": " + examples(over));
         }

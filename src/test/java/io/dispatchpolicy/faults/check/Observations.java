@@ -58,6 +58,11 @@ public final class Observations {
         return count("SELECT count(*) FROM dispatch.staged_jobs WHERE job_name = ?", job);
     }
 
+    /** Submission ids still staged (a staged job's id is its submission id). */
+    public List<Long> stagedIds() {
+        return query("SELECT id FROM dispatch.staged_jobs WHERE job_name = ? ORDER BY id", rs -> rs.getLong(1), job);
+    }
+
     public long inflightCount() {
         return count("SELECT count(*) FROM dispatch.inflight_jobs");
     }

@@ -158,7 +158,7 @@ public final class FaultRun implements AutoCloseable {
         }
         Instant checkedAt = Instant.now();
         List<Execution> executions = observations.executions();
-        Verdict verdict = Invariants.check(storm.submissionIds(), executions, observations.stagedPartitions(),
+        Verdict verdict = Invariants.check(storm.submissionIds(), executions, observations.stagedIds(), observations.stagedPartitions(),
                 observations.inflightRows(), FaultPolicies.CONCURRENCY, checkedAt);
         List<String> violations = new ArrayList<>();
         if (!drained) {
