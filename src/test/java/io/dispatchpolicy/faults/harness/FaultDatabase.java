@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * The fault suite's PostgreSQL: embedded (zonky), on a free port, with a data directory of its own
  * that is wiped once at start and then kept, so the database can crash and come back with its data.
@@ -161,14 +163,14 @@ public final class FaultDatabase implements AutoCloseable {
     }
 
     private void awaitPortClosed() {
-        org.awaitility.Awaitility.await("port " + port + " refusing connections after the immediate stop")
+        await("port " + port + " refusing connections after the immediate stop")
                 .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !accepts(port));
     }
 
     private static boolean accepts(int port) {
-        try (Socket ignored = new Socket("localhost", port)) {
-            return true;
+        try (Socket probe = new Socket("localhost", port)) {
+            return probe.isConnected();
         } catch (IOException refused) {
             return false;
         }
