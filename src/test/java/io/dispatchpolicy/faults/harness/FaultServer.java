@@ -1,0 +1,248 @@
+package io.dispatchpolicy.faults.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The provisioned WildFly run as an operator runs it: {@code bin/standalone.sh} on a base directory of
+ * the scenario's own (configuration copied from the provisioned server, data and logs kept across
+ * restarts), ports offset so it never meets the Arquillian server, the fault EAR in its deployments.
+ *
+ * <p>{@code LAUNCH_JBOSS_IN_BACKGROUND=1} makes the script run the JVM as a child and forward SIGTERM
+ * to it. So a clean stop is SIGTERM to the script, while a crash must hit the JVM itself: SIGKILL to
+ * the script alone would orphan a live server.
+ */
+public final class FaultServer implements AutoCloseable {
+
+    private static final String EAR = "dispatch.ear";
+
+    private final Path jbossHome;
+    private final Path baseDir;
+    private final Path outputDir;
+    private final List<String> properties;
+    private final int portOffset;
+    private final ServerLog log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Thread cleanup = new Thread(this::killQuietly, "fault-server-cleanup");
+    private Process launcher;
+    private int run;
+    private int savedRun;
+    private long runLogStart;
+
+    private FaultServer(Path jbossHome, Path baseDir, Path outputDir, List<String> properties, int portOffset) {
+        this.jbossHome = jbossHome;
+        this.baseDir = baseDir;
+        this.outputDir = outputDir;
+        this.properties = properties;
+        this.portOffset = portOffset;
+        this.log = new ServerLog(baseDir.resolve("log/server.log"));
+    }
+
+    /**
+     * A fresh base directory under {@code outputDir/standalone} with the provisioned configuration and
+     * {@code ear} deployed; nothing started yet.
+     */
+    public static FaultServer prepare(FaultSettings settings, Path outputDir, Path ear, List<String> properties) {
+        Path base = outputDir.resolve("standalone");
+        Trees.delete(base);
+        Trees.copy(settings.jbossHome().resolve("standalone/configuration"), base.resolve("configuration"));
+        try {
+            Files.createDirectories(base.resolve("deployments"));
+            Files.createDirectories(base.resolve("data"));
+            Files.copy(ear, base.resolve("deployments/" + EAR), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        FaultServer server = new FaultServer(settings.jbossHome(), base, outputDir, properties, settings.portOffset());
+        Runtime.getRuntime().addShutdownHook(server.cleanup);
+        return server;
+    }
+
+    /** Launches {@code standalone.sh}; returns at once (see {@link #awaitDeployed}). */
+    public void start() {
+        if (launcher != null && launcher.isAlive()) {
+            throw new IllegalStateException("WildFly is running");
+        }
+        // Markers of the previous run: the scanner writes .deployed again when this run has deployed.
+        for (String marker : List.of(".deployed", ".failed", ".isdeploying", ".pending")) {
+            deleteIfExists(baseDir.resolve("deployments/" + EAR + marker));
+        }
+        run++;
+        runLogStart = log.mark();
+        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin/standalone.sh").toString(),
+                "-Djboss.server.base.dir=" + baseDir,
+                "-Djboss.socket.binding.port-offset=" + portOffset));
+        command.addAll(properties);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(outputDir.resolve("console-run-" + run + ".log").toFile());
+        builder.environment().put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
+        builder.environment().putIfAbsent("JBOSS_JAVA_SIZING", "-Xms256m -Xmx1024m");
+        try {
+            launcher = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Waits until the deployment scanner has deployed the EAR and the fault WAR answers. Fails at once
+     * when the deployment failed or the server exited.
+     */
+    public void awaitDeployed(Duration timeout) {
+        Path failed = baseDir.resolve("deployments/" + EAR + ".failed");
+        await("WildFly run " + run + " deploying " + EAR).atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
+            if (Files.exists(failed)) {
+                throw new IllegalStateException("Deployment failed: " + Files.readString(failed));
+            }
+            if (!launcher.isAlive()) {
+                throw new IllegalStateException("WildFly exited with " + launcher.exitValue() + " before deploying; see "
+                        + outputDir.resolve("console-run-" + run + ".log"));
+            }
+            return Files.exists(baseDir.resolve("deployments/" + EAR + ".deployed")) && pingAnswers();
+        });
+    }
+
+    private boolean pingAnswers() {
+        try {
+            HttpRequest ping = HttpRequest.newBuilder(baseUri().resolve("ping")).timeout(Duration.ofSeconds(2)).GET().build();
+            return http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The fault WAR's root, e.g. {@code http://localhost:8380/fault/}. */
+    public URI baseUri() {
+        return URI.create("http://localhost:" + (8080 + portOffset) + "/fault/");
+    }
+
+    /** True while this run's JVM is alive. */
+    public boolean alive() {
+        return jvm().map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** This run's JVM's pid: tells a restart from the same server having stayed up. */
+    public long jvmPid() {
+        return jvm().orElseThrow(() -> new IllegalStateException("No WildFly JVM")).pid();
+    }
+
+    /**
+     * Crash: SIGKILL to WildFly's JVM (not to the script in front of it), then waits until the JVM and
+     * the script are gone.
+     *
+     * @return the pid that was killed
+     */
+    public long kill() {
+        ProcessHandle jvm = jvm().orElseThrow(() -> new IllegalStateException("No WildFly JVM to kill"));
+        jvm.destroyForcibly();
+        awaitGone(jvm, Duration.ofSeconds(30), "killed WildFly JVM " + jvm.pid());
+        awaitGone(launcher.toHandle(), Duration.ofSeconds(30), "standalone.sh after its JVM was killed");
+        saveRunLog();
+        return jvm.pid();
+    }
+
+    /**
+     * Clean stop: SIGTERM to {@code standalone.sh}, which forwards it to the JVM; waits for both to
+     * exit (WildFly shuts down: running batch jobs are stopped, the engine marks its node stopped).
+     */
+    public void stop(Duration timeout) {
+        ProcessHandle jvm = jvm().orElseThrow(() -> new IllegalStateException("No WildFly JVM to stop"));
+        launcher.destroy();
+        awaitGone(jvm, timeout, "WildFly JVM " + jvm.pid() + " after SIGTERM");
+        awaitGone(launcher.toHandle(), Duration.ofSeconds(30), "standalone.sh after its JVM stopped");
+        saveRunLog();
+    }
+
+    public ServerLog log() {
+        return log;
+    }
+
+    public int runs() {
+        return run;
+    }
+
+    private Optional<ProcessHandle> jvm() {
+        if (launcher == null) {
+            return Optional.empty();
+        }
+        return launcher.descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .findFirst();
+    }
+
+    private static void awaitGone(ProcessHandle process, Duration timeout, String what) {
+        try {
+            process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(what + ": still alive after " + timeout, e);
+        }
+        if (process.isAlive()) {
+            throw new IllegalStateException(what + ": still alive");
+        }
+    }
+
+    /** This run's part of server.log, as {@code server-run-N.log} in the scenario's directory. */
+    private void saveRunLog() {
+        savedRun = run;
+        log.copy(runLogStart, log.mark(), outputDir.resolve("server-run-" + run + ".log"));
+    }
+
+    private static void deleteIfExists(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops a server still running at the end of a scenario, cleanly if it lets itself be stopped. */
+    @Override
+    public void close() {
+        try {
+            if (launcher != null && launcher.isAlive() && alive()) {
+                try {
+                    stop(Duration.ofSeconds(60));
+                } catch (RuntimeException stuck) {
+                    kill();
+                }
+            }
+        } finally {
+            killQuietly();
+            if (savedRun < run) {
+                saveRunLog();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // already running the hooks
+            }
+        }
+    }
+
+    /** Last resort (also the shutdown hook): nothing of ours may outlive the test JVM. */
+    private void killQuietly() {
+        if (launcher == null) {
+            return;
+        }
+        launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+        launcher.destroyForcibly();
+    }
+}

@@ -1,0 +1,46 @@
+package io.dispatchpolicy.faults.web;
+
+import io.dispatchpolicy.faults.app.StormSubmitter;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.stream.Collectors;
+
+/** Storm submission over HTTP, so the test JVM drives the server as an operator's client would. */
+@Path("/")
+@RequestScoped
+public class StormResource {
+
+    @Inject
+    StormSubmitter submitter;
+
+    /** Answers once the application is deployed: what the harness polls after (re)starting WildFly. */
+    @GET
+    @Path("ping")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String ping() {
+        return "up";
+    }
+
+    /** {@code POST /fault/submit?count=N&tenants=T&sleepMs=S} (S may be MIN-MAX): the ids, one a line. */
+    @POST
+    @Path("submit")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String submit(@QueryParam("count") int count,
+                         @QueryParam("tenants") @DefaultValue("20") int tenants,
+                         @QueryParam("sleepMs") @DefaultValue("100") String sleepMs,
+                         @QueryParam("first") @DefaultValue("0") int first) {
+        if (count <= 0 || tenants <= 0) {
+            throw new jakarta.ws.rs.BadRequestException("count and tenants must be positive");
+        }
+        return submitter.submit(count, tenants, sleepMs, first).stream()
+                .map(String::valueOf).collect(Collectors.joining("\n", "", "\n"));
+    }
+}
