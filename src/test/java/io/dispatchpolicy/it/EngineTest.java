@@ -154,13 +154,22 @@ abstract class EngineTest extends SystemTest {
         return v.isEmpty() || v.get(0) == null ? null : Double.valueOf(v.get(0));
     }
 
-    /** Fake in-flight rows (negative execution ids) that gates count as running jobs. */
+    /** A node that stays alive through any test (its heartbeat is in the future): owner of fake slots. */
+    private static final String SLOT_HOLDER = "00000000-0000-0000-0000-00000000510e";
+
+    /**
+     * Fake in-flight rows (negative execution ids) that gates count as running jobs. They belong to a
+     * live node of their own: this node's reconcile would release rows of its own that no runner holds.
+     */
     void occupySlots(String policy, String key, int count) {
         long partition = partitionId(policy, key);
+        db.update("INSERT INTO dispatch.nodes (id, node_name, started_at, heartbeat_at) VALUES (?::uuid, 'slot-holder', "
+                + "now(), now() + interval '1 day') ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at, "
+                + "stopped_at = NULL", SLOT_HOLDER);
         for (int i = 0; i < count; i++) {
             db.update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, "
-                    + "started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, "
-                    + "(SELECT id FROM dispatch.nodes ORDER BY started_at DESC LIMIT 1), now(), now())", partition);
+                    + "started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, ?::uuid, now(), now())",
+                    partition, SLOT_HOLDER);
         }
     }
 

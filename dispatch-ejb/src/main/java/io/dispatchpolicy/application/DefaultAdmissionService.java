@@ -21,7 +21,9 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.UnreadableStagedJob;
 import io.dispatchpolicy.spi.JobsAdmitting;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
-import jakarta.ejb.Stateless;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
@@ -41,7 +43,9 @@ import java.util.Optional;
  * then our bookkeeping, so a failure anywhere leaves every row as it was. Tokens are charged for the
  * jobs actually taken, not for what the gates allowed.
  */
-@Stateless
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DefaultAdmissionService implements AdmissionService {
 

@@ -7,7 +7,9 @@ import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import jakarta.batch.runtime.BatchStatus;
-import jakarta.ejb.Stateless;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -23,7 +25,9 @@ import java.util.logging.Logger;
  * exactly-once latch and the queue lag) and, at the end, one short transaction that frees the slot and
  * feeds the lag and outcome to the partition's adaptive gates.
  */
-@Stateless
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DefaultInflightTracker implements RunnerLifecycle {
 

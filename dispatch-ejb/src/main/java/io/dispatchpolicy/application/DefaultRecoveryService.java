@@ -12,7 +12,9 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
 import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.batch.runtime.BatchStatus;
-import jakarta.ejb.Stateless;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -29,7 +31,9 @@ import java.util.logging.Logger;
  * is released and its execution settled (failed and restarted through the policy if it was still
  * running by JBeret's record).
  */
-@Stateless
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DefaultRecoveryService implements RecoveryService {
 
@@ -77,8 +81,9 @@ public class DefaultRecoveryService implements RecoveryService {
         List<Released> released = inflight.releaseStartedOfDeadNodes(node.id(), settings.inflightStaleAfter(),
                 settings.livenessGrace(), BATCH);
         // A gone node's job that ended STOPPED was stopped by its server's shutdown (an operator's stop
-        // is released by its live node): it is restarted like an interrupted one.
-        settle(released, true, "FAILED by dispatch: the node running it is gone");
+        // is released by its live node): it is restarted like an interrupted one. One that FAILED failed
+        // on its own (its node was alive to see it end).
+        settle(released, BatchStatus.STOPPED, "FAILED by dispatch: the node running it is gone");
         if (!released.isEmpty()) {
             LOG.warning(() -> "Released " + released.size() + " in-flight job(s) of gone nodes and restarted the "
                     + "interrupted ones: " + released.stream().map(Released::executionId).toList());
@@ -105,7 +110,10 @@ public class DefaultRecoveryService implements RecoveryService {
         }
         start(unstarted, "execution(s) of this node whose runner was lost before it started");
         List<Released> released = inflight.release(started);
-        settle(released, false, "FAILED by dispatch: its runner was lost while the database was unreachable");
+        // A runner that could not record its end ran while the database was going away: a FAILED end is
+        // the outage's doing as likely as the job's, so it is restarted; COMPLETED stands, and STOPPED
+        // was an operator's stop on this live node.
+        settle(released, BatchStatus.FAILED, "FAILED by dispatch: its runner was lost while the database was unreachable");
         if (!released.isEmpty()) {
             LOG.info(() -> "Released " + released.size() + " in-flight job(s) of this node whose runner had ended "
                     + "without recording it: " + released.stream().map(Released::executionId).toList());
@@ -131,13 +139,13 @@ public class DefaultRecoveryService implements RecoveryService {
     }
 
     /**
-     * Settles released rows' executions and restarts those that were interrupted, as the policy's
-     * retry strategy says.
+     * Settles released rows' executions and restarts those that were interrupted (or ended with
+     * {@code alsoRestarted}), as the policy's retry strategy says.
      */
-    private void settle(List<Released> released, boolean restartStopped, String reason) {
+    private void settle(List<Released> released, BatchStatus alsoRestarted, String reason) {
         for (Released r : released) {
             ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
-            if (abandoned == null || !(abandoned.interrupted() || restartStopped && abandoned.was() == BatchStatus.STOPPED)) {
+            if (abandoned == null || !(abandoned.interrupted() || abandoned.was() == alsoRestarted)) {
                 continue; // it ended before its runner was lost; only its slot was left to free
             }
             String jobName = instances.jobName(r.executionId());

@@ -2,7 +2,9 @@ package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.persistence.SweepRepository;
-import jakarta.ejb.Stateless;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -13,7 +15,9 @@ import jakarta.inject.Inject;
  * idle past {@code partition-inactive-after} (their gate state with them), and adaptive rows not
  * updated for as long. One node at a time (an advisory lock); each statement bounded.
  */
-@Stateless
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class Sweeper {
 

@@ -9,7 +9,9 @@ import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
-import jakarta.ejb.Stateless;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -39,7 +41,9 @@ import java.util.logging.Logger;
  * admission is a transaction of its own, so a failing partition rolls back alone; the denials of the
  * iteration are written back in one statement.
  */
-@Stateless
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class TickRunner {
 

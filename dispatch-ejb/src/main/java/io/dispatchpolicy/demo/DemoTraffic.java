@@ -4,13 +4,18 @@ import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import jakarta.batch.operations.JobOperator;
-import jakarta.ejb.Schedule;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 
 /**
@@ -37,8 +42,38 @@ public class DemoTraffic {
 
     private int calls;
 
-    @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "dispatch demo traffic")
-    void submit() {
+    @Resource
+    ManagedThreadFactory threads;
+
+    private volatile boolean stopping;
+    private Thread loop;
+
+    // A thread of its own rather than a container timer: stopped and joined here, so a stop never has
+    // a timer fire into a bean that is shutting down.
+    @PostConstruct
+    void start() {
+        loop = threads.newThread(() -> {
+            while (!stopping) {
+                submit();
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2));
+            }
+        });
+        loop.setName("dispatch-demo-traffic");
+        loop.start();
+    }
+
+    @PreDestroy
+    void stop() {
+        stopping = true;
+        LockSupport.unpark(loop);
+        try {
+            loop.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void submit() {
         if (!settings.demoEnabled() || outage.isDown()) {
             return;
         }

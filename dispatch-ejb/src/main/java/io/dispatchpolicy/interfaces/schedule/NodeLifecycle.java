@@ -7,7 +7,6 @@ import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
-import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.NodeLiveness;
 import io.dispatchpolicy.infrastructure.persistence.NodeRepository;
@@ -50,13 +49,14 @@ import java.util.logging.Logger;
  * <p>Stopping (undeploy or a clean shutdown): the maintenance thread ends, runners still queued leave
  * their jobs to recovery, running jobs are asked to stop (they end STOPPED, keep their rows, and are
  * restarted by whoever recovers this node), and once they have ended the node is marked stopped so
- * its rows are recovered at once rather than after {@code inflight-stale-after}. The {@code @EJB}
- * references keep the beans those steps call alive until this one has stopped; a thread of our own
- * rather than container timers means nothing fires into a bean that is shutting down.
+ * its rows are recovered at once rather than after {@code inflight-stale-after}. {@code @DependsOn}
+ * keeps the beans those steps call — recovery, the sweeper, and the in-flight tracker the runners'
+ * end marks reach — alive until this one has stopped; a thread of our own rather than container
+ * timers means nothing fires into a bean that is shutting down.
  */
 @Singleton
 @Startup
-@DependsOn("SchemaMigrator")
+@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker"})
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class NodeLifecycle {
@@ -83,10 +83,6 @@ public class NodeLifecycle {
 
     @EJB
     Sweeper sweeper;
-
-    // Not called here: referenced so the runners' end marks still reach it while this bean stops.
-    @EJB
-    RunnerLifecycle runnerLifecycle;
 
     @Inject
     LocalRunners runners;

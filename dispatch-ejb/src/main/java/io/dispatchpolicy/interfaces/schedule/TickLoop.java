@@ -1,6 +1,5 @@
 package io.dispatchpolicy.interfaces.schedule;
 
-import io.dispatchpolicy.application.AdmissionService;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.application.TickRunner;
 import io.dispatchpolicy.config.DispatchSettings;
@@ -36,11 +35,11 @@ import java.util.logging.Logger;
  *
  * <p>A thread rather than container timers: the loop is stopped and joined in {@code @PreDestroy},
  * so a clean stop never has a timer fire into a bean that is shutting down (the container logs that
- * as an error), and the {@code @EJB} references keep every bean a tick calls alive until then.
+ * as an error); {@code @DependsOn} keeps every bean a tick calls alive until then.
  */
 @Singleton
 @Startup
-@DependsOn("NodeLifecycle")
+@DependsOn({"NodeLifecycle", "TickRunner", "DefaultAdmissionService"})
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class TickLoop {
@@ -62,10 +61,6 @@ public class TickLoop {
 
     @EJB
     TickRunner runner;
-
-    // Called by the tick through the runner: referenced here so it stops only after this bean.
-    @EJB
-    AdmissionService admission;
 
     @EJB
     NodeLifecycle lifecycle;
