@@ -1,7 +1,6 @@
 package io.dispatchpolicy.devserver;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Files;
@@ -10,7 +9,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The README's run command: PostgreSQL first (JBeret's repository needs it at boot), then the
@@ -98,30 +96,13 @@ public final class DevServer {
     /** A server base directory of our own: fresh configuration and deployment, kept data and logs. */
     private static Path prepareBaseDir(Path jbossHome, Path base, Path ear) throws IOException {
         Path pristine = jbossHome.resolve("standalone");
-        copyTree(pristine.resolve("configuration"), base.resolve("configuration"));
+        Trees.copy(pristine.resolve("configuration"), base.resolve("configuration"));
         Files.createDirectories(base.resolve("deployments"));
         Files.createDirectories(base.resolve("data"));
         Files.copy(ear, base.resolve("deployments/dispatch.ear"), StandardCopyOption.REPLACE_EXISTING);
         Files.deleteIfExists(base.resolve("deployments/dispatch.ear.failed"));
         Files.deleteIfExists(base.resolve("deployments/dispatch.ear.deployed"));
         return base;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            paths.forEach(p -> {
-                Path target = to.resolve(from.relativize(p).toString());
-                try {
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 
     private static boolean awaitUp(String url, Process server, Duration timeout) throws InterruptedException {

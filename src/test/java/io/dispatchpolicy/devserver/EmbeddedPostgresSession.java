@@ -22,7 +22,7 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
             return;
         }
         Path dir = Path.of(System.getProperty("dispatch.test.pg.dir", "target/test-pgdata"));
-        deleteRecursively(dir);
+        Trees.delete(dir);
         database = Database.startOrConnect(dir, Integer.parseInt(port));
         System.setProperty("dispatch.test.db.url", database.url());
         System.setProperty("dispatch.test.db.user", database.user());
@@ -40,17 +40,6 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
         if (database != null) {
             database.close();
             database = null;
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (!dir.toFile().exists()) {
-            return;
-        }
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 }

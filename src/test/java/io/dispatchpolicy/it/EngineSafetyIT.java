@@ -7,6 +7,7 @@ import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
+import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
@@ -30,6 +31,9 @@ class EngineSafetyIT extends EngineTest {
 
     @Inject
     Sweeper sweeper;
+
+    @Inject
+    StagingRepository staging;
 
     @Inject
     RecoveryService recovery;
@@ -121,6 +125,15 @@ class EngineSafetyIT extends EngineTest {
         db.update("DELETE FROM dispatch.staged_jobs WHERE partition_id = ?", partition);
         sweeper.sweep();
         assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id = ?", partition)).isZero();
+    }
+
+    @Test
+    void takingStagedJobsNeverTakesMoreThanAskedWhateverThePlan() {
+        stage("it-flow", "plan", 40);
+        long partition = partitionId("it-flow", "plan");
+        // seen in a long test run: a plan that re-ran the pick per row took every job of the partition
+        int taken = db.withRescanningPlansRolledBack(() -> staging.take(partition, 2).size());
+        assertThat(taken).isEqualTo(2);
     }
 
     /** A staged job whose job XML vanished, ahead of anything staged after it. */

@@ -135,6 +135,25 @@ public class TestSupport {
         work.run();
     }
 
+    /**
+     * Runs {@code work} in a transaction of its own, rolled back afterwards, with the planner pushed
+     * to re-scan a subquery per outer row (no hash or merge joins, no sorts, no materialization): the
+     * plan a large table can get by itself.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public <T> T withRescanningPlansRolledBack(java.util.function.Supplier<T> work) {
+        for (String setting : List.of("enable_hashjoin", "enable_mergejoin", "enable_sort", "enable_hashagg",
+                "enable_material")) {
+            update("SET LOCAL " + setting + " = off");
+        }
+        T result = work.get();
+        context.setRollbackOnly();
+        return result;
+    }
+
+    @jakarta.annotation.Resource
+    jakarta.ejb.SessionContext context;
+
     public String batchStatus(long executionId) {
         return strings("SELECT batchstatus FROM job_execution WHERE jobexecutionid = ?", executionId).get(0);
     }

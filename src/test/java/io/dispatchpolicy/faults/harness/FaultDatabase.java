@@ -1,5 +1,7 @@
 package io.dispatchpolicy.faults.harness;
 
+import io.dispatchpolicy.devserver.Trees;
+
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;

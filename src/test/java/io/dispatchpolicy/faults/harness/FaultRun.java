@@ -1,5 +1,7 @@
 package io.dispatchpolicy.faults.harness;
 
+import io.dispatchpolicy.devserver.Trees;
+
 import io.dispatchpolicy.faults.app.FaultPolicies;
 import io.dispatchpolicy.faults.check.Execution;
 import io.dispatchpolicy.faults.check.Invariants;

@@ -1,5 +1,7 @@
 package io.dispatchpolicy.faults.harness;
 
+import io.dispatchpolicy.devserver.Trees;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -46,18 +46,21 @@ public class InflightRepository {
     // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
     // exactly one recoverer gets each row; SKIP LOCKED avoids waiting on a row a runner is marking as
     // started right now.
+    // (MATERIALIZED, here and below: a LIMITed SKIP LOCKED pick must run once; see StagingRepository.TAKE.)
     private static final String ADOPT_UNSTARTED = """
+            WITH orphan AS MATERIALIZED (
+                SELECT j.execution_id
+                  FROM dispatch.inflight_jobs j
+                  JOIN dispatch.nodes n ON n.id = j.node_id
+                 WHERE j.started_at IS NULL
+                   AND j.node_id <> ?
+                   AND %s
+                 ORDER BY j.execution_id
+                 LIMIT ?
+                   FOR UPDATE OF j SKIP LOCKED)
             UPDATE dispatch.inflight_jobs i
                SET node_id = ?
-              FROM (SELECT j.execution_id
-                      FROM dispatch.inflight_jobs j
-                      JOIN dispatch.nodes n ON n.id = j.node_id
-                     WHERE j.started_at IS NULL
-                       AND j.node_id <> ?
-                       AND %s
-                     ORDER BY j.execution_id
-                     LIMIT ?
-                     FOR UPDATE OF j SKIP LOCKED) orphan
+              FROM orphan
              WHERE i.execution_id = orphan.execution_id
             RETURNING i.execution_id
             """.formatted(NodeRepository.GONE);
@@ -65,16 +68,18 @@ public class InflightRepository {
     // Rows of jobs that were running on a node that is gone, by the same test: their slots are
     // released here, in the transaction that also fails and restarts their executions.
     private static final String RELEASE_STARTED = """
+            WITH dead AS MATERIALIZED (
+                SELECT j.execution_id
+                  FROM dispatch.inflight_jobs j
+                  JOIN dispatch.nodes n ON n.id = j.node_id
+                 WHERE j.started_at IS NOT NULL
+                   AND j.node_id <> ?
+                   AND %s
+                 ORDER BY j.execution_id
+                 LIMIT ?
+                   FOR UPDATE OF j SKIP LOCKED)
             DELETE FROM dispatch.inflight_jobs i
-             USING (SELECT j.execution_id
-                      FROM dispatch.inflight_jobs j
-                      JOIN dispatch.nodes n ON n.id = j.node_id
-                     WHERE j.started_at IS NOT NULL
-                       AND j.node_id <> ?
-                       AND %s
-                     ORDER BY j.execution_id
-                     LIMIT ?
-                     FOR UPDATE OF j SKIP LOCKED) dead, dispatch.partitions p
+             USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
             """.formatted(NodeRepository.GONE);
@@ -140,9 +145,9 @@ public class InflightRepository {
     public List<Long> adoptUnstarted(UUID node, Duration staleAfter, Duration grace, int limit) {
         return jdbc.query(ADOPT_UNSTARTED, (c, st) -> {
             st.setObject(1, node);
-            st.setObject(2, node);
-            NodeRepository.bindGone(st, 3, staleAfter, grace);
-            st.setInt(6, limit);
+            NodeRepository.bindGone(st, 2, staleAfter, grace);
+            st.setInt(5, limit);
+            st.setObject(6, node);
         }, rs -> rs.getLong(1));
     }
 

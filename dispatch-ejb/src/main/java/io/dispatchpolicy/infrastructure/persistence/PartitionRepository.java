@@ -27,7 +27,7 @@ public class PartitionRepository {
     // rows to the back of the order, so every partition with work is visited within
     // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
     private static final String CLAIM = """
-            WITH claimed AS (
+            WITH claimed AS MATERIALIZED (
                 SELECT id, last_checked_at AS previous FROM dispatch.partitions
                  WHERE pending_count > 0 AND NOT paused
                    AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())

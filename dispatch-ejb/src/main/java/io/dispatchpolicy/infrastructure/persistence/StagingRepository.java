@@ -65,14 +65,18 @@ public class StagingRepository {
             """;
 
     // The oldest jobs of one partition. SKIP LOCKED: a row another transaction is taking is not waited for.
+    // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
+    // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
+    // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
     private static final String TAKE = """
-            DELETE FROM dispatch.staged_jobs
-             WHERE id IN (SELECT id FROM dispatch.staged_jobs
-                           WHERE partition_id = ? AND parked_at IS NULL
-                           ORDER BY id
-                           LIMIT ?
-                           FOR UPDATE SKIP LOCKED)
-            RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of
+            WITH picked AS MATERIALIZED (
+                SELECT id FROM dispatch.staged_jobs
+                 WHERE partition_id = ? AND parked_at IS NULL
+                 ORDER BY id
+                 LIMIT ?
+                   FOR UPDATE SKIP LOCKED)
+            DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
+            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of
             """;
 
     private static final String FIND = """

@@ -31,7 +31,7 @@ public class SweepRepository {
     // every throttle bucket full again — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
     private static final String PARTITIONS = """
-            DELETE FROM dispatch.partitions p WHERE p.id IN (
+            WITH idle AS MATERIALIZED (
                 SELECT id FROM dispatch.partitions q
                  WHERE q.pending_count = 0 AND q.parked_count = 0
                    AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
@@ -39,6 +39,7 @@ public class SweepRepository {
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
+            DELETE FROM dispatch.partitions p USING idle WHERE p.id = idle.id
             """;
 
     private static final String ADAPTIVE = """

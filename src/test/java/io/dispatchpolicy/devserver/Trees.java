@@ -1,4 +1,4 @@
-package io.dispatchpolicy.faults.harness;
+package io.dispatchpolicy.devserver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,13 +8,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Directory trees: wipe and copy. */
-final class Trees {
+/** Directory trees: wipe and copy (the run command, the system tests' database and the fault suite). */
+public final class Trees {
 
     private Trees() {
     }
 
-    static void delete(Path dir) {
+    public static void delete(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -31,7 +31,7 @@ final class Trees {
         }
     }
 
-    static void copy(Path from, Path to) {
+    public static void copy(Path from, Path to) {
         try (Stream<Path> paths = Files.walk(from)) {
             paths.forEach(p -> {
                 Path target = to.resolve(from.relativize(p).toString());
