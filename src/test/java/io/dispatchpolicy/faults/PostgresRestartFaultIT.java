@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,6 +42,17 @@ class PostgresRestartFaultIT {
             run.faultStarted("PostgreSQL immediate stop for " + outage.toSeconds() + " s");
             Instant down = Instant.now();
             run.note("postgresStop", run.database().stopImmediately());
+            // The console answers during the outage with what the node knows without its database.
+            AtomicReference<Map.Entry<Integer, String>> summary = new AtomicReference<>();
+            await("the summary endpoint reporting the outage").atMost(outage).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        summary.set(run.server().summary());
+                        return summary.get().getKey() == 503 && summary.get().getValue().contains("databaseUnreachableSince");
+                    });
+            run.note("summaryDuringOutage", summary.get().getKey() + " " + summary.get().getValue());
+            run.checkAlso(() -> summary.get().getValue().contains("\"databaseUnreachableSince\"")
+                    && summary.get().getValue().contains("\"secondsSinceLastTick\"") ? Optional.empty()
+                    : Optional.of("the summary during the outage did not report it: " + summary.get()));
             // The outage lasts a fixed time by design; meanwhile WildFly must stay up.
             await("PostgreSQL outage of " + outage.toSeconds() + " s").atMost(outage.plusSeconds(10))
                     .pollInterval(Duration.ofMillis(250)).until(() -> {

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.faults.harness;
 
+import io.dispatchpolicy.devserver.ConsoleAccounts;
 import io.dispatchpolicy.devserver.Trees;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -62,6 +64,8 @@ public final class FaultServer implements AutoCloseable {
         Path base = outputDir.resolve("standalone");
         Trees.delete(base);
         Trees.copy(settings.jbossHome().resolve("standalone/configuration"), base.resolve("configuration"));
+        ConsoleAccounts.write(base.resolve("configuration"), Map.of(CONSOLE_USER,
+                new ConsoleAccounts.Account(CONSOLE_PASSWORD, "dispatch-viewer")));
         try {
             Files.createDirectories(base.resolve("deployments"));
             Files.createDirectories(base.resolve("data"));
@@ -128,6 +132,31 @@ public final class FaultServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** A console account of the fault server, to read {@code /dispatch/api/summary}. */
+    public static final String CONSOLE_USER = "fault-viewer";
+    public static final String CONSOLE_PASSWORD = "fault-viewer-secret";
+
+    /**
+     * GET of the console's JSON summary: the HTTP status and body ({@code -1} and the error when the
+     * server does not answer).
+     */
+    public Map.Entry<Integer, String> summary() {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(
+                            URI.create("http://localhost:" + (8080 + portOffset) + "/dispatch/api/summary"))
+                    .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                            (CONSOLE_USER + ":" + CONSOLE_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .timeout(Duration.ofSeconds(5)).GET().build();
+            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            return Map.entry(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return Map.entry(-1, String.valueOf(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.entry(-1, String.valueOf(e));
         }
     }
 
