@@ -110,6 +110,7 @@ public class NodeLifecycle {
         policies.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
         lockKey = nodes.register(node.id(), node.name());
+        outage.probe(); // learns the server's address now, so probes during an outage knock first
         List<String> namesakes = nodes.liveNamesakes(node.id(), node.name(), settings.inflightStaleAfter(),
                 settings.livenessGrace());
         if (!namesakes.isEmpty()) {
