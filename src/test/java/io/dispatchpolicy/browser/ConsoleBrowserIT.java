@@ -132,6 +132,20 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anErrorIsAPageThatSaysSoNeverAStackTrace() {
+        WebDriver d = logIn("viewer");
+        d.get(BASE + "no-such-page.xhtml");
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("error-message")));
+        assertThat(d.findElement(By.id("error-message")).getText()).isEqualTo("There is no such page.");
+        assertThat(d.getPageSource()).contains("The console could not answer this request")
+                .doesNotContain("Caused by").doesNotContain("\tat ").doesNotContain(".java:");
+        // the dashboard says since when this node's last tick succeeded (and would say the database is away)
+        d.get(BASE);
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("total-pending")));
+        assertThat(d.getPageSource()).contains("last successful tick of node it-node");
+    }
+
+    @Test
     void aHostilePartitionKeyIsShownAsText() {
         WebDriver d = logIn("admin");
         open(d, "nav-partitions");

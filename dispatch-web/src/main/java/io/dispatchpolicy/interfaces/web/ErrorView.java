@@ -23,8 +23,11 @@ public class ErrorView {
         if (!monitoring.nodeStatus().databaseReachable()) {
             return "The database is unreachable from this node; the console shows its figures again once it is back.";
         }
-        Object error = FacesContext.getCurrentInstance().getExternalContext().getRequestMap()
-                .get(RequestDispatcher.ERROR_EXCEPTION);
+        java.util.Map<String, Object> request = FacesContext.getCurrentInstance().getExternalContext().getRequestMap();
+        if (Integer.valueOf(404).equals(request.get(RequestDispatcher.ERROR_STATUS_CODE))) {
+            return "There is no such page.";
+        }
+        Object error = request.get(RequestDispatcher.ERROR_EXCEPTION);
         for (Throwable t = error instanceof Throwable th ? th : null; t != null; t = t.getCause()) {
             if (t instanceof InvalidSettingException invalid) {
                 return invalid.getMessage();
