@@ -1,7 +1,8 @@
 /**
  * The fault suite: each {@code *FaultIT} runs the real server as an operator would — embedded
  * PostgreSQL, then {@code standalone.sh} with the EAR plus a fault policy and job — submits a storm,
- * causes one fault mid-storm (kill -9 of WildFly, PostgreSQL immediate stop, clean WildFly stop), waits
+ * causes one fault mid-storm (kill -9 of WildFly, PostgreSQL immediate stop, clean WildFly stop, kill -9
+ * of one of two servers sharing a node name), waits
  * for the storm to drain and checks the invariants with SQL ({@link io.dispatchpolicy.faults.check}).
  * Not Arquillian: run by failsafe executions of their own ({@code ./mvnw -Pfaults verify}; the
  * PostgreSQL scenario, smaller, also in {@code ./mvnw verify}). Results: {@code dispatch-ear/target/faults/}.

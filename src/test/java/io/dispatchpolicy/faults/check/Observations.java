@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -65,6 +67,30 @@ public final class Observations {
 
     public long inflightCount() {
         return count("SELECT count(*) FROM dispatch.inflight_jobs");
+    }
+
+    /** In-flight rows still owned by one node (boot). */
+    public long inflightCountOf(UUID node) {
+        return count("SELECT count(*) FROM dispatch.inflight_jobs WHERE node_id = ?", node);
+    }
+
+    /**
+     * In-flight rows by owning node. The node that admits a job owns its row, and only a runner on the
+     * owning node sets {@code started_at}; rows change owner only when recovery takes a gone node's
+     * rows. So while every node lives, a node's started rows are jobs running on that very server.
+     */
+    public Map<UUID, NodeInflight> inflightByNode() {
+        Map<UUID, NodeInflight> byNode = new LinkedHashMap<>();
+        query("SELECT node_id, count(started_at), count(*) - count(started_at) FROM dispatch.inflight_jobs"
+                + " GROUP BY node_id ORDER BY node_id",
+                rs -> Map.entry(rs.getObject(1, UUID.class), new NodeInflight(rs.getLong(2), rs.getLong(3))))
+                .forEach(row -> byNode.put(row.getKey(), row.getValue()));
+        return byNode;
+    }
+
+    /** Every node (boot) ever registered. */
+    public List<UUID> nodeIds() {
+        return query("SELECT id FROM dispatch.nodes ORDER BY started_at", rs -> rs.getObject(1, UUID.class));
     }
 
     /** Nothing staged, nothing in flight, nothing running: the storm is over, for better or worse. */

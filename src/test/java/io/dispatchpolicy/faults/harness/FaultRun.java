@@ -17,48 +17,72 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * One fault scenario from start to verdict: a fresh database and server under
+ * One fault scenario from start to verdict: a fresh database and one or more servers under
  * {@code target/faults/<scenario>}, the storm, waiting for the moment to strike and for the drain,
  * then the invariants and the recorded result. The scenario itself only decides what fault to cause.
+ *
+ * <p>With several servers ({@link ServerSpec}) all share the database, the EAR and the node name; they
+ * boot one after the other, each waited for until deployed, so the schema is migrated once and each
+ * server's boot (its {@code dispatch.nodes} row) is known: the one node that appeared while it booted.
  */
 public final class FaultRun implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(FaultRun.class.getName());
-    private static final String NODE = "fault-node";
 
     private final String scenario;
     private final FaultSettings settings;
     private final Path dir;
     private final FaultDatabase database;
-    private final FaultServer server;
+    /** By name, in boot order. */
+    private final Map<String, FaultServer> servers;
+    private final Map<String, UUID> currentBoots = new LinkedHashMap<>();
+    private final Set<UUID> attributedBoots = new HashSet<>();
     private final Observations observations;
     private final Map<String, Object> result = new LinkedHashMap<>();
-    private final List<java.util.function.Supplier<java.util.Optional<String>>> extraChecks = new ArrayList<>();
+    private final List<Supplier<Optional<String>>> extraChecks = new ArrayList<>();
     private Storm storm;
     private Instant faultStarted;
     private Instant faultEnded;
 
-    private FaultRun(String scenario, FaultSettings settings, Path dir, FaultDatabase database, FaultServer server) {
+    private FaultRun(String scenario, FaultSettings settings, Path dir, FaultDatabase database, Map<String, FaultServer> servers) {
         this.scenario = scenario;
         this.settings = settings;
         this.dir = dir;
         this.database = database;
-        this.server = server;
+        this.servers = servers;
         this.observations = new Observations(database::connect, FaultPolicies.JOB, FaultPolicies.POLICY);
     }
 
     /** Starts PostgreSQL, then WildFly with the fault EAR, and waits until it is deployed. */
     public static FaultRun start(String scenario, String description) {
-        FaultSettings settings = FaultSettings.fromSystemProperties();
+        return start(scenario, description, FaultSettings.fromSystemProperties(), List.of(ServerSpec.ONLY));
+    }
+
+    /**
+     * Starts PostgreSQL, then each server in the order given, each with the fault EAR and waited for
+     * until deployed before the next starts.
+     */
+    public static FaultRun start(String scenario, String description, FaultSettings settings, List<ServerSpec> specs) {
+        if (specs.isEmpty() || specs.stream().map(ServerSpec::name).distinct().count() != specs.size()
+                || specs.stream().map(ServerSpec::portsAbove).distinct().count() != specs.size()) {
+            throw new IllegalArgumentException("Servers need distinct names and ports: " + specs);
+        }
         Path dir = settings.outputDir().resolve(scenario);
         Trees.delete(dir);
         try {
@@ -67,17 +91,21 @@ public final class FaultRun implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         FaultDatabase database = FaultDatabase.start(dir.resolve("pgdata"));
-        FaultServer server;
+        Map<String, FaultServer> servers = new LinkedHashMap<>();
         try {
             Path ear = FaultDeployment.export(settings.ear(), dir);
-            List<String> properties = new ArrayList<>(List.of(database.serverProperties()));
-            properties.addAll(List.of("-Ddispatch.node-name=" + NODE, "-Djboss.tx.node.id=" + NODE));
-            server = FaultServer.prepare(settings, dir, ear, properties);
+            for (ServerSpec spec : specs) {
+                List<String> properties = new ArrayList<>(List.of(database.serverProperties()));
+                properties.addAll(List.of("-Ddispatch.node-name=" + ServerSpec.nodeName(), "-Djboss.tx.node.id=" + spec.txNodeId()));
+                servers.put(spec.name(), FaultServer.prepare(spec.label(), settings, spec.dir(dir), ear, properties,
+                        spec.portOffset(settings)));
+            }
         } catch (RuntimeException e) {
+            servers.values().forEach(FaultServer::close);
             database.close();
             throw e;
         }
-        FaultRun run = new FaultRun(scenario, settings, dir, database, server);
+        FaultRun run = new FaultRun(scenario, settings, dir, database, servers);
         run.result.put("scenario", scenario);
         run.result.put("description", description);
         run.result.put("ranAt", Instant.now().toString());
@@ -86,7 +114,7 @@ public final class FaultRun implements AutoCloseable {
         run.result.put("sleepMs", settings.sleepMs());
         run.result.put("concurrencyCap", FaultPolicies.CONCURRENCY);
         try {
-            run.bootServer();
+            servers.keySet().forEach(run::bootServer);
         } catch (RuntimeException e) {
             run.close();
             throw e;
@@ -94,27 +122,77 @@ public final class FaultRun implements AutoCloseable {
         return run;
     }
 
-    /** Starts WildFly (again, on the same base directory) and waits until the fault EAR is deployed. */
+    /** Starts the only WildFly (again, on the same base directory) and waits until the fault EAR is deployed. */
     public void bootServer() {
+        bootServer(only());
+    }
+
+    /**
+     * Starts the named WildFly (again, on the same base directory), waits until the fault EAR is
+     * deployed, and attributes to it the boot that registered meanwhile (see {@link #bootId}).
+     */
+    public void bootServer(String name) {
+        FaultServer server = server(name);
         Instant begin = Instant.now();
         server.start();
         server.awaitDeployed(settings.boot());
-        LOG.info(() -> scenario + ": WildFly run " + server.runs() + " deployed in " + seconds(begin, Instant.now()) + " s");
+        attributeBoot(name);
+        LOG.info(() -> scenario + ": " + (name.isEmpty() ? "WildFly" : "WildFly " + name) + " run " + server.runs()
+                + " deployed in " + seconds(begin, Instant.now()) + " s as node " + currentBoots.get(name));
     }
 
-    /** Submits the whole storm through the fault WAR. */
+    /**
+     * The engine registers its boot while the EAR deploys, and servers boot one at a time: the one node
+     * not yet attributed to a boot is this server's. When that is not exactly one (never seen), the
+     * server's boot stays unknown and {@link #bootId} says so.
+     */
+    private void attributeBoot(String name) {
+        List<UUID> fresh = observations.nodeIds().stream().filter(id -> !attributedBoots.contains(id)).toList();
+        attributedBoots.addAll(fresh);
+        if (fresh.size() == 1) {
+            currentBoots.put(name, fresh.get(0));
+        } else {
+            currentBoots.remove(name);
+            LOG.warning(() -> scenario + ": cannot tell server '" + name + "''s boot among the new nodes " + fresh);
+        }
+    }
+
+    /** The {@code dispatch.nodes} id of the named server's latest boot. */
+    public UUID bootId(String name) {
+        UUID id = currentBoots.get(name);
+        if (id == null) {
+            throw new IllegalStateException("Server '" + name + "''s boot is unknown; nodes: " + observations.nodes());
+        }
+        return id;
+    }
+
+    /** Submits the whole storm through the only server's fault WAR. */
     public Storm submitStorm() {
+        return submitStorm(only());
+    }
+
+    /** Submits the whole storm through the named server's fault WAR. */
+    public Storm submitStorm(String through) {
         Instant begin = Instant.now();
-        storm = Storm.submit(server.baseUri(), settings.jobs(), settings.tenants(), settings.sleepMs());
+        storm = Storm.submit(server(through).baseUri(), settings.jobs(), settings.tenants(), settings.sleepMs());
         result.put("stagingSeconds", seconds(begin, Instant.now()));
         return storm;
     }
 
     /** Waits until the share {@code fault.at} of the storm has been admitted (JBeret executions exist). */
     public void awaitFaultMoment() {
+        awaitFaultMoment("nothing else", () -> true);
+    }
+
+    /**
+     * Waits until the share {@code fault.at} of the storm has been admitted (JBeret executions exist)
+     * and {@code also} holds as well (evaluated only once enough are admitted).
+     */
+    public void awaitFaultMoment(String alsoWhat, BooleanSupplier also) {
         long target = settings.faultAfterAdmitted();
-        await(scenario + ": " + target + " jobs admitted").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200))
-                .until(() -> observations.executionCount() >= target);
+        await(scenario + ": " + target + " jobs admitted and " + alsoWhat).atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> observations.executionCount() >= target && also.getAsBoolean());
         result.put("admittedWhenFaultStruck", observations.executionCount());
         result.put("completedWhenFaultStruck", observations.completedCount());
     }
@@ -139,7 +217,7 @@ public final class FaultRun implements AutoCloseable {
     }
 
     /** A scenario's own check, run with the invariants: a violation when it returns one. */
-    public void checkAlso(java.util.function.Supplier<java.util.Optional<String>> check) {
+    public void checkAlso(Supplier<Optional<String>> check) {
         extraChecks.add(check);
     }
 
@@ -175,7 +253,7 @@ public final class FaultRun implements AutoCloseable {
         result.put("drainDeadlineSeconds", within.toSeconds());
         result.put("secondsToDrainAfterFault", drained && lastEnd != null ? seconds(faultEnded, lastEnd) : null);
         result.putAll(verdict.figures());
-        result.put("serverRuns", server.runs());
+        result.put("serverRuns", servers.size() == 1 ? server(only()).runs() : runsByServer());
         result.put("postgresStopMode", database.lastStopMode());
         result.put("passed", violations.isEmpty());
         result.put("violations", violations);
@@ -184,8 +262,30 @@ public final class FaultRun implements AutoCloseable {
         return new Verdict(verdict.figures(), violations);
     }
 
+    /** The only server of a single-server scenario. */
     public FaultServer server() {
+        return server(only());
+    }
+
+    public FaultServer server(String name) {
+        FaultServer server = servers.get(name);
+        if (server == null) {
+            throw new IllegalArgumentException("No server '" + name + "' in " + servers.keySet());
+        }
         return server;
+    }
+
+    private String only() {
+        if (servers.size() != 1) {
+            throw new IllegalStateException(scenario + " runs " + servers.size() + " servers: name one of " + servers.keySet());
+        }
+        return servers.keySet().iterator().next();
+    }
+
+    private Map<String, Integer> runsByServer() {
+        Map<String, Integer> runs = new LinkedHashMap<>();
+        servers.forEach((name, server) -> runs.put(name, server.runs()));
+        return runs;
     }
 
     public FaultDatabase database() {
@@ -208,13 +308,29 @@ public final class FaultRun implements AutoCloseable {
         return Math.round(Duration.between(from, to).toMillis() / 100.0) / 10.0;
     }
 
-    /** WildFly first (it must not outlive its database), then PostgreSQL. */
+    /**
+     * The servers first, last booted first (none may outlive its database), then PostgreSQL; each is
+     * closed even when closing another failed, and the first failure is thrown.
+     */
     @Override
     public void close() {
+        RuntimeException first = null;
+        List<FaultServer> lastFirst = new ArrayList<>(servers.values());
+        Collections.reverse(lastFirst);
+        for (FaultServer server : lastFirst) {
+            try {
+                server.close();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
         try {
-            server.close();
-        } finally {
             database.close();
+        } catch (RuntimeException e) {
+            first = first == null ? e : first;
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

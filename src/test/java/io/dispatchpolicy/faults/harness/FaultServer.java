@@ -34,6 +34,7 @@ public final class FaultServer implements AutoCloseable {
 
     private static final String EAR = "dispatch.ear";
 
+    private final String label;
     private final Path jbossHome;
     private final Path baseDir;
     private final Path outputDir;
@@ -47,7 +48,8 @@ public final class FaultServer implements AutoCloseable {
     private int savedRun;
     private long runLogStart;
 
-    private FaultServer(Path jbossHome, Path baseDir, Path outputDir, List<String> properties, int portOffset) {
+    private FaultServer(String label, Path jbossHome, Path baseDir, Path outputDir, List<String> properties, int portOffset) {
+        this.label = label;
         this.jbossHome = jbossHome;
         this.baseDir = baseDir;
         this.outputDir = outputDir;
@@ -58,9 +60,12 @@ public final class FaultServer implements AutoCloseable {
 
     /**
      * A fresh base directory under {@code outputDir/standalone} with the provisioned configuration and
-     * {@code ear} deployed; nothing started yet.
+     * {@code ear} deployed; nothing started yet. Its console and run logs go to {@code outputDir} too.
+     *
+     * @param label how messages name it ("WildFly", "WildFly b")
      */
-    public static FaultServer prepare(FaultSettings settings, Path outputDir, Path ear, List<String> properties) {
+    public static FaultServer prepare(String label, FaultSettings settings, Path outputDir, Path ear, List<String> properties,
+                                      int portOffset) {
         Path base = outputDir.resolve("standalone");
         Trees.delete(base);
         Trees.copy(settings.jbossHome().resolve("standalone/configuration"), base.resolve("configuration"));
@@ -73,7 +78,7 @@ public final class FaultServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        FaultServer server = new FaultServer(settings.jbossHome(), base, outputDir, properties, settings.portOffset());
+        FaultServer server = new FaultServer(label, settings.jbossHome(), base, outputDir, properties, portOffset);
         Runtime.getRuntime().addShutdownHook(server.cleanup);
         return server;
     }
@@ -81,7 +86,7 @@ public final class FaultServer implements AutoCloseable {
     /** Launches {@code standalone.sh}; returns at once (see {@link #awaitDeployed}). */
     public void start() {
         if (launcher != null && launcher.isAlive()) {
-            throw new IllegalStateException("WildFly is running");
+            throw new IllegalStateException(label + " is running");
         }
         // Markers of the previous run: the scanner writes .deployed again when this run has deployed.
         for (String marker : List.of(".deployed", ".failed", ".isdeploying", ".pending")) {
@@ -111,12 +116,12 @@ public final class FaultServer implements AutoCloseable {
      */
     public void awaitDeployed(Duration timeout) {
         Path failed = baseDir.resolve("deployments/" + EAR + ".failed");
-        await("WildFly run " + run + " deploying " + EAR).atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
+        await(label + " run " + run + " deploying " + EAR).atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
             if (Files.exists(failed)) {
                 throw new IllegalStateException("Deployment failed: " + Files.readString(failed));
             }
             if (!launcher.isAlive()) {
-                throw new IllegalStateException("WildFly exited with " + launcher.exitValue() + " before deploying; see "
+                throw new IllegalStateException(label + " exited with " + launcher.exitValue() + " before deploying; see "
                         + outputDir.resolve("console-run-" + run + ".log"));
             }
             return Files.exists(baseDir.resolve("deployments/" + EAR + ".deployed")) && pingAnswers();

@@ -17,9 +17,13 @@ import java.time.Duration;
  * <tr><td>fault.pg.drain</td><td>120</td><td>seconds after PostgreSQL's return to drain in</td></tr>
  * <tr><td>fault.drain</td><td>240</td><td>seconds after a WildFly restart to drain in</td></tr>
  * <tr><td>fault.boot</td><td>300</td><td>seconds WildFly may take to deploy</td></tr>
- * <tr><td>fault.port-offset</td><td>300</td><td>WildFly's port offset (HTTP 8380, management 10290)</td></tr>
+ * <tr><td>fault.port-offset</td><td>300</td><td>WildFly's port offset (HTTP 8380, management 10290); a scenario's
+ *     further servers run 100, 200, … above it ({@link ServerSpec})</td></tr>
  * <tr><td>fault.dir</td><td>target/faults</td><td>output: one directory per scenario, results.json/.md</td></tr>
  * </table>
+ *
+ * <p>A scenario whose fault needs a storm of another shape has properties of its own, read by
+ * {@link #withStormOf}: {@code fault.two.jobs} and {@code fault.two.sleepMs} for scenario (d).
  */
 public record FaultSettings(int jobs, int tenants, String sleepMs, double faultAt, Duration pgOutage,
                             Duration pgDrain, Duration drain, Duration boot, int portOffset, Path outputDir,
@@ -39,6 +43,17 @@ public record FaultSettings(int jobs, int tenants, String sleepMs, double faultA
                 Path.of(System.getProperty("fault.dir", "target/faults")).toAbsolutePath(),
                 Path.of(required("jboss.home")),
                 Path.of(required("dispatch.ear")));
+    }
+
+    /**
+     * These settings with a scenario's own storm: {@code <prefix>.jobs} jobs sleeping
+     * {@code <prefix>.sleepMs}, the given defaults when unset. The suite's {@code fault.jobs} and
+     * {@code fault.sleepMs} do not apply to such a scenario: they are sized for the others.
+     */
+    public FaultSettings withStormOf(String prefix, int defaultJobs, String defaultSleepMs) {
+        return new FaultSettings(Integer.getInteger(prefix + ".jobs", defaultJobs), tenants,
+                System.getProperty(prefix + ".sleepMs", defaultSleepMs), faultAt, pgOutage, pgDrain, drain, boot,
+                portOffset, outputDir, jbossHome, ear);
     }
 
     /** How many admissions mark the moment the fault strikes. */
