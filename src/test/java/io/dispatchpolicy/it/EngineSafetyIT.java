@@ -45,11 +45,7 @@ class EngineSafetyIT extends EngineTest {
     @Test
     void aJobThatKeepsFailingToAdmitIsParkedAndTheRestOfItsPartitionFlows() {
         stage("it-poison", "p1", 3);
-        long partition = partitionId("it-poison", "p1");
-        // its job XML vanished after it was staged
-        long poison = db.count("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
-                + "VALUES (?, 'it-vanished', '{}') RETURNING id", partition);
-        db.update("UPDATE dispatch.partitions SET pending_count = pending_count + 1 WHERE id = ?", partition);
+        long poison = stagePoison("p1");
 
         for (int i = 0; i < 10 && admitted("it-poison", "p1") < 3; i++) {
             ticks.iterate();
@@ -64,7 +60,7 @@ class EngineSafetyIT extends EngineTest {
 
     @Test
     void forceAdmitGoesThroughThePoisonJobParksItAndAdmitsTheRest() {
-        long poison = stagePoisonFirst("force");
+        long poison = stagePoison("force");
         stage("it-poison", "force", 1);
         long partition = partitionId("it-poison", "force");
 
@@ -119,7 +115,6 @@ class EngineSafetyIT extends EngineTest {
         assertThat(column("last_deny_reason", "it-throttle", "idle")).isEqualTo("throttle_empty");
 
         // once the bucket is full again, the partition is fair game
-        db.update("UPDATE dispatch.staged_jobs SET parked_at = now() WHERE partition_id = ?", partition);
         db.update("UPDATE dispatch.partitions SET pending_count = 0, buckets_full_at = now() - interval '1 second' "
                 + "WHERE id = ?", partition);
         db.update("DELETE FROM dispatch.staged_jobs WHERE partition_id = ?", partition);
@@ -136,8 +131,8 @@ class EngineSafetyIT extends EngineTest {
         assertThat(taken).isEqualTo(2);
     }
 
-    /** A staged job whose job XML vanished, ahead of anything staged after it. */
-    private long stagePoisonFirst(String tenant) {
+    /** A staged job of the tenant whose job XML vanished after it was staged (its partition created if need be). */
+    private long stagePoison(String tenant) {
         stage("it-poison", tenant, 0);
         long partition = db.count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES "
                 + "('it-poison', ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
