@@ -79,7 +79,7 @@ public class DefaultAdmissionService implements AdmissionService {
     ThisNode node;
 
     @Inject
-    PolicyRegistry registry;
+    HeldPolicies heldPolicies;
 
     @Inject
     DispatchSettings settings;
@@ -138,7 +138,7 @@ public class DefaultAdmissionService implements AdmissionService {
         LockedPartition locked = lock.get();
         List<StagedJob> jobs = take(partitionId, count);
         if (!jobs.isEmpty()) {
-            Optional<EffectivePolicy> policy = registry.effectiveIfDeclared(locked.policyName());
+            Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
             admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null);
         }
         return jobs.size();

@@ -1,6 +1,5 @@
 package io.dispatchpolicy.application;
 
-import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
@@ -48,6 +47,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Inject
     TickSignal signal;
 
+    @Inject
+    HeldPolicies heldPolicies;
+
     @Override
     public boolean starting(long executionId, UUID node) {
         return inflight.started(executionId, node);
@@ -75,14 +77,11 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         if (f.policyName() == null || policies.named(f.policyName()).map(p -> p.adaptiveGateIds().isEmpty()).orElse(true)) {
             return;
         }
-        EffectivePolicy policy;
-        try {
-            policy = policies.effective(f.policyName());
-        } catch (InvalidSettingException e) {
-            // the slot is freed all the same; the tick reports the held policy
-            LOG.fine(() -> "No adaptive feedback for execution " + executionId + ": " + e.getMessage());
-            return;
+        Optional<EffectivePolicy> held = heldPolicies.effectiveIfDeclared(f.policyName());
+        if (held.isEmpty()) {
+            return; // the slot is freed all the same; the tick reports the held policy
         }
+        EffectivePolicy policy = held.get();
         Map<String, Object> context = JsonCodec.readScalars(f.contextJson());
         boolean failed = status == BatchStatus.FAILED;
         for (String gateId : policy.adaptiveGateIds()) {

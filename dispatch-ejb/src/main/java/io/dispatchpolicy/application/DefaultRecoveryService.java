@@ -61,7 +61,7 @@ public class DefaultRecoveryService implements RecoveryService {
     LocalRunners runners;
 
     @Inject
-    PolicyRegistry policies;
+    HeldPolicies heldPolicies;
 
     @Inject
     ThisNode node;
@@ -149,7 +149,7 @@ public class DefaultRecoveryService implements RecoveryService {
                 continue; // it ended before its runner was lost; only its slot was left to free
             }
             String jobName = instances.jobName(r.executionId());
-            RetryStrategy strategy = policies.effectiveIfDeclared(r.policyName())
+            RetryStrategy strategy = heldPolicies.effectiveIfDeclared(r.policyName())
                     .map(EffectivePolicy::retryStrategy).orElse(RetryStrategy.RESTAGE);
             if (strategy == RetryStrategy.BYPASS) {
                 Properties params = new Properties();

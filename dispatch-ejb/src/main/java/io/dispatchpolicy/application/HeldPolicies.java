@@ -43,6 +43,15 @@ public class HeldPolicies {
         }
     }
 
+    /**
+     * As {@link #effective}, for a name that may not be declared by this deployment (rows staged under
+     * a policy since removed): empty then too. Everything that reads a policy's settings off the tick —
+     * recovery, force-admit, completions, the console — asks here, so a held policy never fails them.
+     */
+    public Optional<EffectivePolicy> effectiveIfDeclared(String policyName) {
+        return policyName != null && registry.named(policyName).isPresent() ? effective(policyName) : Optional.empty();
+    }
+
     /** Why the policy is held now, or empty when its settings are valid. */
     public Optional<InvalidSettingException> problem(String policyName) {
         return effective(policyName).isPresent() ? Optional.empty() : Optional.ofNullable(held.get(policyName));

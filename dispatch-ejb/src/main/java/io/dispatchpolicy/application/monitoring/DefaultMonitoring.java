@@ -154,9 +154,8 @@ public class DefaultMonitoring implements Monitoring {
         }
         Instant now = Instant.now();
         boolean declared = registry.named(p.getPolicyName()).isPresent();
-        HeldPolicy heldBy = declared ? held(p.getPolicyName()) : null;
-        Optional<EffectivePolicy> policy = declared && heldBy == null ? heldPolicies.effective(p.getPolicyName())
-                : Optional.empty();
+        Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(p.getPolicyName());
+        HeldPolicy heldBy = declared && policy.isEmpty() ? held(p.getPolicyName()) : null;
         double halfLife = policy.flatMap(EffectivePolicy::fairnessHalfLife).map(d -> d.toMillis() / 1000.0)
                 .orElse(DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS);
         double decayed = io.dispatchpolicy.domain.gate.DecayedAdmits.at(p.getDecayedAdmits(),
