@@ -39,12 +39,12 @@ public class ThisNode {
         return name;
     }
 
-    /** Records that a tick of this node just ended without failing. */
+    /** Records that an iteration of this node's tick (a claim and its admissions) just succeeded. */
     public void tickSucceeded() {
         lastTickAt = Instant.now();
     }
 
-    /** When this node's last successful tick ended; empty before the first. */
+    /** When this node's last successful tick iteration ended; empty before the first. */
     public Optional<Instant> lastTickAt() {
         return Optional.ofNullable(lastTickAt);
     }

@@ -1,6 +1,5 @@
 package io.dispatchpolicy.interfaces.schedule;
 
-import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.application.TickRunner;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
@@ -69,9 +68,6 @@ public class TickLoop {
     DispatchSettings settings;
 
     @Inject
-    ThisNode node;
-
-    @Inject
     DatabaseOutage outage;
 
     @Resource
@@ -133,7 +129,6 @@ public class TickLoop {
             ticking.set(true);
             ticksStarted.incrementAndGet();
             runner.tick(() -> !stopping && settings.tickEnabled());
-            node.tickSucceeded();
             lastFailure = null;
             return 0;
         } catch (RuntimeException e) {
