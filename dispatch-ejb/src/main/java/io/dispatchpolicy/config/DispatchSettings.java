@@ -39,6 +39,7 @@ public class DispatchSettings {
     public static final String ADAPTER_THROUGHPUT_TARGET = "dispatch.adapter-throughput-target";
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
+    public static final String DATASOURCE = "dispatch.datasource";
     public static final String DEMO_ENABLED = "dispatch.demo.enabled";
 
     /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
@@ -48,7 +49,7 @@ public class DispatchSettings {
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
-            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DEMO_ENABLED);
+            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE, DEMO_ENABLED);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -56,6 +57,17 @@ public class DispatchSettings {
 
     @Inject
     Config config;
+
+    /** The default of {@link #DATASOURCE}: the datasource {@code wildfly-config} creates. */
+    public static final String DEFAULT_DATASOURCE = "java:jboss/datasources/DispatchDS";
+
+    /**
+     * JNDI name of the JTA datasource the engine's tables live in; JBeret's JDBC job repository must
+     * use the same one (checked at boot), so staging, admission and JBeret's INSERTs commit together.
+     */
+    public String datasource() {
+        return raw(DATASOURCE).map(String::strip).filter(name -> !name.isEmpty()).orElse(DEFAULT_DATASOURCE);
+    }
 
     /** Partitions claimed per tick iteration. */
     public int partitionBatchSize() {

@@ -18,7 +18,7 @@ public final class ServerLog {
 
     private final Path file;
 
-    ServerLog(Path file) {
+    public ServerLog(Path file) {
         this.file = file;
     }
 

@@ -68,6 +68,11 @@ public class DefaultMonitoring implements Monitoring {
     DispatchSettings settings;
 
     @Override
+    public List<String> policyNames() {
+        return registry.names();
+    }
+
+    @Override
     public Summary summary() {
         long[] t = repository.totals();
         long[] w = repository.windows();

@@ -10,6 +10,9 @@ public interface Monitoring {
 
     Summary summary();
 
+    /** The names of the declared policies, sorted. */
+    List<String> policyNames();
+
     /** This node's view, read without the database: answers during an outage. */
     NodeStatus nodeStatus();
 

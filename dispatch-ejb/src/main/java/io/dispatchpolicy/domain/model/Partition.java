@@ -1,68 +1,66 @@
 package io.dispatchpolicy.domain.model;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
-
 import java.time.Instant;
 
 /**
- * A partition as the console browses it: a read-only JPA mapping of {@code dispatch.partitions}.
- * The engine writes the table with native SQL under row locks; nothing persists this entity.
+ * A partition as the console browses it: one row of {@code dispatch.partitions}, read by
+ * {@code PartitionBrowser}. The engine writes the table with native SQL under row locks; this is a
+ * read-only snapshot (no persistence unit: see ADR 0008, the engine must not add one to a user's
+ * deployment).
  */
-@Entity
-@Table(schema = "dispatch", name = "partitions")
 public class Partition implements java.io.Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    @Id
-    private long id;
+    private final long id;
 
-    @Column(name = "policy_name", insertable = false, updatable = false)
-    private String policyName;
+    private final String policyName;
 
-    @Column(name = "partition_key", insertable = false, updatable = false)
-    private String partitionKey;
+    private final String partitionKey;
 
-    @Column(name = "pending_count", insertable = false, updatable = false)
-    private int pendingCount;
+    private final int pendingCount;
 
-    @Column(name = "parked_count", insertable = false, updatable = false)
-    private int parkedCount;
+    private final int parkedCount;
 
-    @Column(name = "total_admitted", insertable = false, updatable = false)
-    private long totalAdmitted;
+    private final long totalAdmitted;
 
-    @Column(name = "decayed_admits", insertable = false, updatable = false)
-    private double decayedAdmits;
+    private final double decayedAdmits;
 
-    @Column(name = "decayed_admits_at", insertable = false, updatable = false)
-    private Instant decayedAdmitsAt;
+    private final Instant decayedAdmitsAt;
 
-    @Column(name = "last_checked_at", insertable = false, updatable = false)
-    private Instant lastCheckedAt;
+    private final Instant lastCheckedAt;
 
-    @Column(name = "last_admitted_at", insertable = false, updatable = false)
-    private Instant lastAdmittedAt;
+    private final Instant lastAdmittedAt;
 
-    @Column(name = "next_eligible_at", insertable = false, updatable = false)
-    private Instant nextEligibleAt;
+    private final Instant nextEligibleAt;
 
-    @Column(name = "last_denied_at", insertable = false, updatable = false)
-    private Instant lastDeniedAt;
+    private final Instant lastDeniedAt;
 
-    @Column(name = "last_deny_reason", insertable = false, updatable = false)
-    private String lastDenyReason;
+    private final String lastDenyReason;
 
-    @Column(name = "paused", insertable = false, updatable = false)
-    private boolean paused;
+    private final boolean paused;
 
-    @Column(name = "created_at", insertable = false, updatable = false)
-    private Instant createdAt;
+    private final Instant createdAt;
 
-    protected Partition() {
+    public Partition(long id, String policyName, String partitionKey, int pendingCount, int parkedCount,
+            long totalAdmitted, double decayedAdmits, Instant decayedAdmitsAt, Instant lastCheckedAt,
+            Instant lastAdmittedAt, Instant nextEligibleAt, Instant lastDeniedAt, String lastDenyReason, boolean paused,
+            Instant createdAt) {
+        this.id = id;
+        this.policyName = policyName;
+        this.partitionKey = partitionKey;
+        this.pendingCount = pendingCount;
+        this.parkedCount = parkedCount;
+        this.totalAdmitted = totalAdmitted;
+        this.decayedAdmits = decayedAdmits;
+        this.decayedAdmitsAt = decayedAdmitsAt;
+        this.lastCheckedAt = lastCheckedAt;
+        this.lastAdmittedAt = lastAdmittedAt;
+        this.nextEligibleAt = nextEligibleAt;
+        this.lastDeniedAt = lastDeniedAt;
+        this.lastDenyReason = lastDenyReason;
+        this.paused = paused;
+        this.createdAt = createdAt;
     }
 
     public long getId() {

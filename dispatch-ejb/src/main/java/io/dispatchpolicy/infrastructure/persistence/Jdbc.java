@@ -1,9 +1,14 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
-import jakarta.annotation.Resource;
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.config.InvalidSettingException;
+import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ApplicationException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 import java.sql.Array;
 import java.sql.Connection;
@@ -21,11 +26,23 @@ import java.util.List;
 @ApplicationScoped
 public class Jdbc {
 
-    /** JNDI name of the datasource {@code wildfly-config} creates; JBeret's job repository uses it too. */
-    public static final String DATASOURCE = "java:jboss/datasources/DispatchDS";
+    @Inject
+    DispatchSettings settings;
 
-    @Resource(lookup = DATASOURCE)
-    DataSource dataSource;
+    private DataSource dataSource;
+
+    // Looked up by the name in dispatch.datasource rather than injected by a fixed name, so an
+    // application can point the engine at a datasource of its own (JBeret's repository must use it too).
+    @PostConstruct
+    void lookUp() {
+        String name = settings.datasource();
+        try {
+            dataSource = InitialContext.doLookup(name);
+        } catch (NamingException | ClassCastException e) {
+            throw new InvalidSettingException(DispatchSettings.DATASOURCE, name,
+                    "the JNDI name of a JTA datasource (" + e + ")");
+        }
+    }
 
     public DataSource dataSource() {
         return dataSource;
@@ -63,6 +80,10 @@ public class Jdbc {
         } catch (SQLException e) {
             throw new PersistenceFailure(sql, e);
         }
+    }
+
+    static java.time.Instant instant(java.sql.Timestamp t) {
+        return t == null ? null : t.toInstant();
     }
 
     static Array longs(Connection c, List<Long> values) throws SQLException {

@@ -7,8 +7,6 @@ import io.dispatchpolicy.application.monitoring.TrendPoint;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.Timestamp;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -190,7 +188,7 @@ public class MonitoringRepository {
             st.setLong(1, partitionId);
             st.setInt(2, limit);
         }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
-                rs.getInt(5), instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class)));
+                rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class)));
     }
 
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {
@@ -204,7 +202,7 @@ public class MonitoringRepository {
             st.setString(7, keyPattern);
             st.setInt(8, limit);
         }, rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getLong(7)));
+                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7)));
     }
 
     private List<KeyCount> top(String sql, String policy, int limit) {
@@ -218,9 +216,5 @@ public class MonitoringRepository {
         Map<String, Long> counts = new HashMap<>();
         jdbc.query(sql, (c, st) -> { }, rs -> counts.put(rs.getString(1), rs.getLong(2)));
         return counts;
-    }
-
-    private static Instant instant(Timestamp t) {
-        return t == null ? null : t.toInstant();
     }
 }

@@ -3,60 +3,98 @@ package io.dispatchpolicy.infrastructure.persistence;
 import io.dispatchpolicy.application.monitoring.PartitionQuery;
 import io.dispatchpolicy.domain.model.Partition;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.criteria.CriteriaBuilder;
-import jakarta.persistence.criteria.CriteriaQuery;
-import jakarta.persistence.criteria.Predicate;
-import jakarta.persistence.criteria.Root;
+import jakarta.inject.Inject;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * Pages through partitions for the console with JPA criteria: the sort field is checked against a
- * fixed list and every filter is a bound parameter, so no user text reaches the SQL.
+ * Pages through partitions for the console. The sort column comes from a fixed map of the sortable
+ * fields and every filter is a bound parameter, so no user text reaches the SQL.
  */
 @ApplicationScoped
 public class PartitionBrowser {
 
-    @PersistenceContext(unitName = "dispatch")
-    EntityManager em;
+    private static final String COLUMNS = """
+            SELECT id, policy_name, partition_key, pending_count, parked_count, total_admitted, decayed_admits,
+                   decayed_admits_at, last_checked_at, last_admitted_at, next_eligible_at, last_denied_at,
+                   last_deny_reason, paused, created_at
+              FROM dispatch.partitions
+            """;
+
+    /** {@link PartitionQuery#SORTABLE} field → column. */
+    private static final Map<String, String> SORT_COLUMNS = Map.of("policyName", "policy_name",
+            "partitionKey", "partition_key", "pendingCount", "pending_count", "parkedCount", "parked_count",
+            "totalAdmitted", "total_admitted", "decayedAdmits", "decayed_admits", "lastAdmittedAt", "last_admitted_at",
+            "nextEligibleAt", "next_eligible_at", "lastDeniedAt", "last_denied_at");
+
+    @Inject
+    Jdbc jdbc;
 
     public List<Partition> page(PartitionQuery q) {
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Partition> query = cb.createQuery(Partition.class);
-        Root<Partition> p = query.from(Partition.class);
-        query.where(filters(cb, p, q));
-        String field = PartitionQuery.SORTABLE.contains(q.sortField()) ? q.sortField() : "pendingCount";
-        boolean ascending = PartitionQuery.SORTABLE.contains(q.sortField()) && q.ascending();
-        query.orderBy(ascending ? cb.asc(p.get(field)) : cb.desc(p.get(field)), cb.asc(p.get("id")));
-        return em.createQuery(query).setFirstResult(Math.max(0, q.first())).setMaxResults(Math.max(1, q.pageSize()))
-                .getResultList();
+        String column = SORT_COLUMNS.get(q.sortField());
+        boolean ascending = column != null && q.ascending();
+        String order = (column == null ? "pending_count" : column) + (ascending ? " ASC" : " DESC");
+        String sql = COLUMNS + where(q) + " ORDER BY " + order + ", id LIMIT ? OFFSET ?";
+        return jdbc.query(sql, (c, st) -> {
+            int i = bind(st, q);
+            st.setInt(i++, Math.max(1, q.pageSize()));
+            st.setInt(i, Math.max(0, q.first()));
+        }, PartitionBrowser::partition);
     }
 
     public long count(PartitionQuery q) {
-        CriteriaBuilder cb = em.getCriteriaBuilder();
-        CriteriaQuery<Long> query = cb.createQuery(Long.class);
-        Root<Partition> p = query.from(Partition.class);
-        query.select(cb.count(p)).where(filters(cb, p, q));
-        return em.createQuery(query).getSingleResult();
+        return jdbc.query("SELECT count(*) FROM dispatch.partitions" + where(q), (c, st) -> bind(st, q),
+                rs -> rs.getLong(1)).get(0);
     }
 
     public Partition find(long id) {
-        return em.find(Partition.class, id);
+        List<Partition> found = jdbc.query(COLUMNS + " WHERE id = ?", (c, st) -> st.setLong(1, id),
+                PartitionBrowser::partition);
+        return found.isEmpty() ? null : found.get(0);
     }
 
-    private static Predicate[] filters(CriteriaBuilder cb, Root<Partition> p, PartitionQuery q) {
-        List<Predicate> where = new ArrayList<>();
-        if (q.policy() != null && !q.policy().isBlank()) {
-            where.add(cb.equal(p.get("policyName"), q.policy()));
+    private static String where(PartitionQuery q) {
+        List<String> where = new ArrayList<>();
+        if (hasPolicy(q)) {
+            where.add("policy_name = ?");
         }
-        if (q.keyContains() != null && !q.keyContains().isBlank()) {
-            where.add(cb.like(cb.lower(p.get("partitionKey")), "%" + escapeLike(q.keyContains().toLowerCase(Locale.ROOT)) + "%", '\\'));
+        if (hasKey(q)) {
+            where.add("lower(partition_key) LIKE ? ESCAPE '\\'");
         }
-        return where.toArray(new Predicate[0]);
+        return where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
+    }
+
+    /** Binds the filters of {@link #where}; returns the next parameter index. */
+    private static int bind(PreparedStatement st, PartitionQuery q) throws SQLException {
+        int i = 1;
+        if (hasPolicy(q)) {
+            st.setString(i++, q.policy());
+        }
+        if (hasKey(q)) {
+            st.setString(i++, "%" + escapeLike(q.keyContains().toLowerCase(Locale.ROOT)) + "%");
+        }
+        return i;
+    }
+
+    private static boolean hasPolicy(PartitionQuery q) {
+        return q.policy() != null && !q.policy().isBlank();
+    }
+
+    private static boolean hasKey(PartitionQuery q) {
+        return q.keyContains() != null && !q.keyContains().isBlank();
+    }
+
+    private static Partition partition(ResultSet rs) throws SQLException {
+        return new Partition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5), rs.getLong(6),
+                rs.getDouble(7), Jdbc.instant(rs.getTimestamp(8)), Jdbc.instant(rs.getTimestamp(9)),
+                Jdbc.instant(rs.getTimestamp(10)), Jdbc.instant(rs.getTimestamp(11)), Jdbc.instant(rs.getTimestamp(12)),
+                rs.getString(13), rs.getBoolean(14), Jdbc.instant(rs.getTimestamp(15)));
     }
 
     /** Makes {@code %}, {@code _} and {@code \} in user text match themselves. */

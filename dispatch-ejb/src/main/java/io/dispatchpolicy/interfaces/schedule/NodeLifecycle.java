@@ -5,6 +5,7 @@ import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.jberet.JobRepositoryCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
@@ -99,6 +100,9 @@ public class NodeLifecycle {
     @Inject
     NodeLiveness liveness;
 
+    @Inject
+    JobRepositoryCheck repositoryCheck;
+
     private volatile boolean stopping;
     private volatile boolean recoverNow;
     private Thread maintenance;
@@ -107,6 +111,7 @@ public class NodeLifecycle {
     @PostConstruct
     void start() {
         settings.validate();
+        repositoryCheck.verify();
         policies.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
         lockKey = nodes.register(node.id(), node.name());

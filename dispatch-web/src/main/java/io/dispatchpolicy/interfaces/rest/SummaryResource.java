@@ -3,6 +3,7 @@ package io.dispatchpolicy.interfaces.rest;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PolicySummary;
 import jakarta.enterprise.context.RequestScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,6 +20,7 @@ import java.util.List;
 public class SummaryResource {
 
     @Inject
+    @Engine
     Monitoring monitoring;
 
     /**

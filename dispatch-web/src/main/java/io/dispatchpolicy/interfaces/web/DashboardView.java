@@ -6,6 +6,7 @@ import io.dispatchpolicy.application.monitoring.Summary;
 import io.dispatchpolicy.application.monitoring.TrendPoint;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.json.JsonArrayBuilder;
@@ -24,6 +25,7 @@ public class DashboardView {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
     @Inject
+    @Engine
     Monitoring monitoring;
 
     private Summary summary;

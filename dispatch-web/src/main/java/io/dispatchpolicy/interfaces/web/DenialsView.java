@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.monitoring.DenialRow;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.domain.model.Denial;
 import jakarta.faces.view.ViewScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
@@ -19,10 +19,9 @@ public class DenialsView implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Inject
+    @Engine
     transient Monitoring monitoring;
 
-    @Inject
-    transient PolicyRegistry registry;
 
     private String policy;
     private String reason;
@@ -43,7 +42,7 @@ public class DenialsView implements Serializable {
     }
 
     public List<String> getPolicyNames() {
-        return registry.names();
+        return monitoring.policyNames();
     }
 
     public List<String> getReasons() {

@@ -4,6 +4,7 @@ import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.config.InvalidSettingException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.FacesContext;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.RequestDispatcher;
@@ -17,6 +18,7 @@ import jakarta.servlet.RequestDispatcher;
 public class ErrorView {
 
     @Inject
+    @Engine
     Monitoring monitoring;
 
     public String getMessage() {

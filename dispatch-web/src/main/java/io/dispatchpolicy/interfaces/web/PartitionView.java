@@ -5,6 +5,7 @@ import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PartitionDetail;
 import jakarta.faces.view.ViewScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
@@ -18,9 +19,11 @@ public class PartitionView implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Inject
+    @Engine
     transient Monitoring monitoring;
 
     @Inject
+    @Engine
     transient PartitionControl control;
 
     @Inject

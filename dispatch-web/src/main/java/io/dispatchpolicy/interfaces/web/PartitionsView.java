@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PartitionQuery;
 import io.dispatchpolicy.domain.model.Partition;
 import jakarta.faces.view.ViewScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import org.primefaces.model.FilterMeta;
@@ -24,10 +24,9 @@ public class PartitionsView implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Inject
+    @Engine
     transient Monitoring monitoring;
 
-    @Inject
-    transient PolicyRegistry registry;
 
     private String search;
     private String policy;
@@ -68,7 +67,7 @@ public class PartitionsView implements Serializable {
     }
 
     public List<String> getPolicyNames() {
-        return registry.names();
+        return monitoring.policyNames();
     }
 
     public String getSearch() {

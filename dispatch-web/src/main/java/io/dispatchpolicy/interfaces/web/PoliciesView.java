@@ -5,6 +5,7 @@ import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PolicySummary;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
@@ -16,9 +17,11 @@ import java.util.List;
 public class PoliciesView {
 
     @Inject
+    @Engine
     Monitoring monitoring;
 
     @Inject
+    @Engine
     PolicyControl control;
 
     @Inject

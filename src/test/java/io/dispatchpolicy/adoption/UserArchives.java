@@ -1,0 +1,83 @@
+package io.dispatchpolicy.adoption;
+
+import io.dispatchpolicy.adoption.app.ReportApplication;
+import io.dispatchpolicy.adoption.app.ReportBatchlet;
+import io.dispatchpolicy.adoption.app.ReportPolicies;
+import io.dispatchpolicy.adoption.app.ReportResource;
+import io.dispatchpolicy.adoption.app.ReportSubmitter;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+import java.nio.file.Path;
+
+/**
+ * The user's application packaged the two ways the README describes, from the artifacts an adopter
+ * gets ({@code dispatch-ejb.jar}, the console WARs, the configuration zip) rather than this build's EAR.
+ */
+final class UserArchives {
+
+    static final String JOB_XML = "adoption/batch-jobs/adopted-report.xml";
+
+    private UserArchives() {
+    }
+
+    /**
+     * {@code reports.ear}: the engine as an EJB module, the user's EJB module (policy, job, batchlet,
+     * submitter), the user's REST WAR at {@code /reports} and the console at {@code /dispatch}, with the
+     * {@code application.xml} the README's maven-ear-plugin snippet generates.
+     */
+    static Path ear(Path artifacts, Path dir) {
+        JavaArchive userEjb = ShrinkWrap.create(JavaArchive.class, "reports-ejb.jar")
+                .addClasses(ReportPolicies.class, ReportBatchlet.class, ReportSubmitter.class)
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
+                .addAsManifestResource(JOB_XML, "batch-jobs/adopted-report.xml");
+        WebArchive userWeb = ShrinkWrap.create(WebArchive.class, "reports-web.war")
+                .addClasses(ReportResource.class, ReportApplication.class);
+        EnterpriseArchive ear = ShrinkWrap.create(EnterpriseArchive.class, "reports.ear")
+                .addAsModule(artifacts.resolve("dispatch-ejb.jar").toFile(), "dispatch-ejb.jar")
+                .addAsModule(artifacts.resolve("dispatch-web.war").toFile(), "dispatch-web.war")
+                .addAsModule(userEjb)
+                .addAsModule(userWeb)
+                .setApplicationXML(new StringAsset("""
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <application xmlns="https://jakarta.ee/xml/ns/jakartaee" version="10">
+                          <display-name>reports</display-name>
+                          <module><ejb>dispatch-ejb.jar</ejb></module>
+                          <module><ejb>reports-ejb.jar</ejb></module>
+                          <module><web><web-uri>dispatch-web.war</web-uri><context-root>/dispatch</context-root></web></module>
+                          <module><web><web-uri>reports-web.war</web-uri><context-root>/reports</context-root></web></module>
+                        </application>
+                        """));
+        return export(ear, dir);
+    }
+
+    /**
+     * {@code adopted.war}: everything of the user's in one WAR, the engine in {@code WEB-INF/lib}, the
+     * job XML in {@code WEB-INF/classes/META-INF/batch-jobs}, and the module alias from the
+     * configuration zip that lets the console's standalone WAR deploy beside it.
+     */
+    static Path war(Path artifacts, Path configDir, Path dir) {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "adopted.war")
+                .addClasses(ReportPolicies.class, ReportBatchlet.class, ReportSubmitter.class, ReportResource.class,
+                        ReportApplication.class)
+                .addAsResource(JOB_XML, "META-INF/batch-jobs/adopted-report.xml")
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
+                .addAsWebInfResource(configDir.resolve("engine-alias/WEB-INF/jboss-deployment-structure.xml").toFile(),
+                        "jboss-deployment-structure.xml")
+                .addAsLibrary(ShrinkWrap.create(ZipImporter.class, "dispatch-ejb.jar")
+                        .importFrom(artifacts.resolve("dispatch-ejb.jar").toFile()).as(JavaArchive.class));
+        return export(war, dir);
+    }
+
+    private static Path export(org.jboss.shrinkwrap.api.Archive<?> archive, Path dir) {
+        Path file = dir.resolve(archive.getName());
+        archive.as(ZipExporter.class).exportTo(file.toFile(), true);
+        return file;
+    }
+}
