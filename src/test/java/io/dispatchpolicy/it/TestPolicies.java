@@ -127,6 +127,18 @@ public class TestPolicies {
         return byTenantWith("it-retry-bypass").retryStrategy(RetryStrategy.BYPASS).build();
     }
 
+    /** Strict priority: a job's {@code urgency} parameter is its priority unless the caller sets one. */
+    @Produces
+    Policy prioritized() {
+        return Policy.named("it-prio")
+                .governs("it-prio")
+                .context(p -> Map.of("tenant", p.getProperty("tenant", ""), "urgency",
+                        Integer.parseInt(p.getProperty("urgency", "0"))))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .priority(ctx -> ((Number) ctx.get("urgency")).intValue())
+                .build();
+    }
+
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */
     public static Policy.Builder byTenantWith(String name) {
         return Policy.named(name)

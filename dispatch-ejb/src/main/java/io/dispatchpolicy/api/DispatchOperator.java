@@ -26,7 +26,15 @@ public interface DispatchOperator {
      * @return for a governed job the submission ids, in the order of {@code parameters}; for an
      * ungoverned job the execution ids of the jobs started at once
      */
-    long[] submitAll(String jobXmlName, List<Properties> parameters);
+    long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options);
+
+    /**
+     * Submits one job with options ({@link SubmitOption#priority(int)}); without options the same as
+     * {@code @Governed JobOperator.start}.
+     *
+     * @return for a governed job its submission id, else the execution id of the job started at once
+     */
+    long submit(String jobXmlName, Properties parameters, SubmitOption... options);
 
     /** Where the submission with this id stands. */
     SubmissionStatus status(long submissionId);

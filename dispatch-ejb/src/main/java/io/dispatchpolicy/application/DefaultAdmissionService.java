@@ -156,7 +156,7 @@ public class DefaultAdmissionService implements AdmissionService {
         return latest;
     }
 
-    /** The partition's oldest jobs; a row that cannot be read fails as that row's admission. */
+    /** The partition's next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
     private List<StagedJob> take(long partitionId, int limit) {
         try {
             return staging.take(partitionId, limit);
@@ -174,7 +174,8 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        admissions.record(partitionId, node.id(), admitted, jobs.size(), chargedGateState,
+        admissions.record(partitionId, node.id(), admitted, jobs.stream().map(StagedJob::priority).toList(), jobs.size(),
+                chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis(), bucketsFullAtMillis);
         admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));

@@ -157,9 +157,9 @@ public class DefaultRecoveryService implements RecoveryService {
                 long restarted = executions.restart(r.executionId(), params, abandoned.user(), node.id(),
                         instances::latestExecution);
                 admissions.record(r.partitionId(), node.id(), List.of(new Admitted(r.submissionId(), restarted, jobName)),
-                        0, null, null, 0, null);
+                        List.of(r.priority()), 0, null, null, 0, null);
             } else {
-                staging.restage(r.submissionId(), r.partitionId(), jobName, abandoned.user(), r.executionId());
+                staging.restage(r.submissionId(), r.partitionId(), jobName, abandoned.user(), r.executionId(), r.priority());
             }
         }
     }

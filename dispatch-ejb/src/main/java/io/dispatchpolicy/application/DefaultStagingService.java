@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
 
 /**
@@ -54,7 +55,7 @@ public class DefaultStagingService implements StagingService {
 
 
     @Override
-    public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters) {
+    public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, OptionalInt priority) {
         String jobName = JobXmlName.require(jobXmlName);
         if (!runtime.knowsJob(jobName)) {
             throw new SubmissionRejectedException("Unknown job XML name '" + jobName
@@ -66,7 +67,7 @@ public class DefaultStagingService implements StagingService {
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
-            submissions.add(assign(policy, jobName, validated, validated));
+            submissions.add(assign(policy, jobName, validated, validated, priority));
         }
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null);
@@ -101,7 +102,7 @@ public class DefaultStagingService implements StagingService {
                 .forEach(k -> merged.setProperty(k, previous.getProperty(k)));
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
-        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart);
+        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty());
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
@@ -112,8 +113,10 @@ public class DefaultStagingService implements StagingService {
     /**
      * @param effective the parameters the job will run with: what the policy sees
      * @param stored    the parameters to stage (for a restart, only the restart's own)
+     * @param priority  the caller's priority, else the policy's priority function decides
      */
-    private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored) {
+    private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
+                                     OptionalInt priority) {
         Map<String, Object> context;
         Object key;
         try {
@@ -139,6 +142,13 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': partition key of "
                     + partitionKey.length() + " characters exceeds " + MAX_PARTITION_KEY_LENGTH);
         }
-        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context));
+        int effectivePriority;
+        try {
+            effectivePriority = priority.isPresent() ? priority.getAsInt() : policy.priorityFunction().apply(context);
+        } catch (RuntimeException e) {
+            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
+                    + jobName + "': " + e, e);
+        }
+        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority);
     }
 }

@@ -3,6 +3,7 @@ package io.dispatchpolicy.application;
 import io.dispatchpolicy.spi.Policy;
 
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Properties;
 
 /** Validates governed submissions and stages them in the caller's transaction. */
@@ -11,10 +12,12 @@ public interface StagingService {
     /**
      * Stages every job or none.
      *
+     * @param priority every job's priority when the caller set one; else the policy's priority function
+     *
      * @return submission ids in the order of {@code parameters}
      * @throws io.dispatchpolicy.api.SubmissionRejectedException when any job is invalid; nothing is staged
      */
-    long[] stage(Policy policy, String jobXmlName, List<Properties> parameters);
+    long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, OptionalInt priority);
 
     /**
      * Stages the restart of a FAILED or STOPPED execution through its policy (retry strategy

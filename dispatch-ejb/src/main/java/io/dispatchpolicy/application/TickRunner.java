@@ -25,7 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -151,8 +153,27 @@ public class TickRunner {
         return report;
     }
 
+    /**
+     * Admits a policy's claimed partitions: strictly by their highest waiting priority (ADR 0009), and
+     * within one priority fairly (decayed admits, then the tick budget's shares). A higher priority takes
+     * what it can of the budget before a lower one gets any.
+     */
     private void admitPolicy(EffectivePolicy policy, List<ClaimedPartition> claimed, long now, List<Denial> denials,
                              IterationReport report) {
+        TreeMap<Integer, List<ClaimedPartition>> byPriority = new TreeMap<>(Comparator.reverseOrder());
+        claimed.forEach(p -> byPriority.computeIfAbsent(p.topPriority(), k -> new ArrayList<>()).add(p));
+        OptionalInt left = policy.tickAdmissionBudget();
+        for (List<ClaimedPartition> tier : byPriority.values()) {
+            int used = admitFairly(policy, tier, left, now, denials, report);
+            if (left.isPresent()) {
+                left = OptionalInt.of(Math.max(0, left.getAsInt() - used));
+            }
+        }
+    }
+
+    /** One priority's partitions, lowest decayed admits first, sharing {@code budget}; @return admitted. */
+    private int admitFairly(EffectivePolicy policy, List<ClaimedPartition> claimed, OptionalInt budgetLeft, long now,
+                            List<Denial> denials, IterationReport report) {
         List<ClaimedPartition> ordered = new ArrayList<>(claimed);
         policy.fairnessHalfLife().ifPresent(halfLife -> {
             double seconds = halfLife.toMillis() / 1000.0;
@@ -162,7 +183,7 @@ public class TickRunner {
                     .thenComparingLong(ClaimedPartition::id));
         });
         int batch = policy.admissionBatchSize();
-        TickBudget budget = new TickBudget(policy.tickAdmissionBudget(), ordered.size());
+        TickBudget budget = new TickBudget(budgetLeft, ordered.size());
         Map<Long, Integer> admittedBy = new HashMap<>();
         List<ClaimedPartition> filled = new ArrayList<>();
         for (ClaimedPartition p : ordered) {
@@ -189,6 +210,7 @@ public class TickRunner {
             admittedBy.merge(p.id(), n, Integer::sum);
         }
         admittedBy.values().forEach(report::admitted);
+        return admittedBy.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     private int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit, List<Denial> denials) {

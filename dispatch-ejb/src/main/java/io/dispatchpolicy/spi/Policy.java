@@ -43,6 +43,7 @@ public final class Policy {
     private final Set<String> jobNames;
     private final ContextFunction context;
     private final PartitionFunction partitionBy;
+    private final PriorityFunction priority;
     private final Integer admissionBatchSize;
     private final List<DeclaredGate> gates;
     private final List<String> adaptiveGateIds;
@@ -57,6 +58,7 @@ public final class Policy {
         this.jobNames = Collections.unmodifiableSet(new LinkedHashSet<>(b.jobNames));
         this.context = b.context;
         this.partitionBy = b.partitionBy;
+        this.priority = b.priority;
         this.admissionBatchSize = b.admissionBatchSize;
         this.gates = List.copyOf(b.gates);
         // facts of the declaration that admission and every job's completion ask for: derived once
@@ -129,6 +131,11 @@ public final class Policy {
         return partitionBy;
     }
 
+    /** The priority function; without one every job of the policy has priority 0. */
+    public PriorityFunction priorityFunction() {
+        return priority;
+    }
+
     /** Strips a trailing {@code .xml}, the one spelling difference Jakarta Batch allows in job names. */
     public static String jobName(String jobXmlName) {
         return jobXmlName != null && jobXmlName.endsWith(".xml")
@@ -145,6 +152,7 @@ public final class Policy {
         private final Set<String> jobNames = new LinkedHashSet<>();
         private ContextFunction context = Builder::allParameters;
         private PartitionFunction partitionBy;
+        private PriorityFunction priority = context -> 0;
         private Integer admissionBatchSize;
         private final List<DeclaredGate> gates = new ArrayList<>();
         private final Map<String, Integer> gatesPerType = new HashMap<>();
@@ -182,6 +190,15 @@ public final class Policy {
         /** Required: the partition every gate of this policy enforces against. */
         public Builder partitionBy(PartitionFunction partitionBy) {
             this.partitionBy = Objects.requireNonNull(partitionBy, "partitionBy");
+            return this;
+        }
+
+        /**
+         * Each job's priority from its context (default 0): higher goes first within a partition, and a
+         * partition's highest waiting priority orders the claim. Strict: see ADR 0009.
+         */
+        public Builder priority(PriorityFunction priority) {
+            this.priority = Objects.requireNonNull(priority, "priority");
             return this;
         }
 

@@ -11,7 +11,8 @@ package io.dispatchpolicy.domain.model;
  * @param decayedAtMillis     when that was stored (0 = never)
  * @param previousCheckedAtMillis its {@code last_checked_at} before this claim (0 = never), restored
  *                            when the tick's budget leaves it out so it stays at the front
+ * @param topPriority         the highest priority waiting in it
  */
 public record ClaimedPartition(long id, String policyName, String partitionKey, int pending, double decayedAdmits,
-                               long decayedAtMillis, long previousCheckedAtMillis) {
+                               long decayedAtMillis, long previousCheckedAtMillis, int topPriority) {
 }

@@ -11,7 +11,8 @@ import java.time.Instant;
  * @param submittedBy  the caller's user name, recorded by JBeret as the execution's user; may be null
  * @param stagedAt     when it was staged
  * @param restartOf    for a restart, the FAILED or STOPPED execution to restart; else null
+ * @param priority     higher is admitted first
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
-                        Long restartOf) {
+                        Long restartOf, int priority) {
 }

@@ -7,6 +7,7 @@ package io.dispatchpolicy.domain.model;
  * @param parameters   validated parameters
  * @param partitionKey the partition
  * @param contextJson  the policy's context for this job as JSON, stored on the partition
+ * @param priority     higher is admitted first
  */
-public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson) {
+public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson, int priority) {
 }

@@ -21,15 +21,15 @@ public class AdmissionRepository {
     // and the partition's counters, gate state and decayed admits.
     private static final String RECORD = """
             WITH batch AS (
-                SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS b(submission_id, execution_id)),
+                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[]) AS b(submission_id, execution_id, priority)),
             adm AS (
                 INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at)
                 SELECT submission_id, execution_id, ?, clock_timestamp() FROM batch
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at),
             inf AS (
-                INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at)
-                SELECT execution_id, submission_id, ?, ?, clock_timestamp() FROM batch)
+                INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, priority)
+                SELECT execution_id, submission_id, ?, ?, clock_timestamp(), priority FROM batch)
             UPDATE dispatch.partitions
                SET pending_count = pending_count - ?,
                    total_admitted = total_admitted + ?,
@@ -39,9 +39,10 @@ public class AdmissionRepository {
                    decayed_admits_at = coalesce(to_timestamp(? / 1000.0), decayed_admits_at),
                    buckets_full_at = coalesce(to_timestamp(? / 1000.0), buckets_full_at),
                    next_eligible_at = NULL,
-                   last_deny_reason = NULL
+                   last_deny_reason = NULL,
+                   top_priority = TOP_PRIORITY
              WHERE id = ?
-            """;
+            """.replace("TOP_PRIORITY", StagingRepository.topPriorityOf("dispatch.partitions.id"));
 
     private static final String STATUS = """
             SELECT 'STAGED', NULL::bigint, staged_at FROM dispatch.staged_jobs WHERE id = ?
@@ -55,29 +56,32 @@ public class AdmissionRepository {
     /**
      * Records the jobs admitted from a partition.
      *
+     * @param priorities    each admitted job's priority (kept on its in-flight row, so a restart after a
+     *                      crash keeps it)
      * @param pendingTaken  how many of them came out of the partition's pending count (a bypass restart
      *                      never was pending)
      * @param gateStateJson the charged gate state, or null to leave it (a bypass restart passes no gate)
      * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
      * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
      */
-    public void record(long partitionId, UUID nodeId, List<Admitted> admitted, int pendingTaken, String gateStateJson,
-                       Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis) {
+    public void record(long partitionId, UUID nodeId, List<Admitted> admitted, List<Integer> priorities, int pendingTaken,
+                       String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis) {
         List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
         List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
         jdbc.update(RECORD, (c, st) -> {
             st.setArray(1, Jdbc.longs(c, submissions));
             st.setArray(2, Jdbc.longs(c, executions));
-            st.setLong(3, partitionId);
+            st.setArray(3, Jdbc.ints(c, priorities));
             st.setLong(4, partitionId);
-            st.setObject(5, nodeId);
-            st.setInt(6, pendingTaken);
-            st.setInt(7, admitted.size());
-            st.setString(8, gateStateJson);
-            st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
-            st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
-            st.setObject(11, bucketsFullAtMillis, java.sql.Types.BIGINT);
-            st.setLong(12, partitionId);
+            st.setLong(5, partitionId);
+            st.setObject(6, nodeId);
+            st.setInt(7, pendingTaken);
+            st.setInt(8, admitted.size());
+            st.setString(9, gateStateJson);
+            st.setObject(10, decayedAdmits, java.sql.Types.DOUBLE);
+            st.setObject(11, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
+            st.setObject(12, bucketsFullAtMillis, java.sql.Types.BIGINT);
+            st.setLong(13, partitionId);
         });
     }
 

@@ -81,7 +81,7 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority
             """.formatted(NodeRepository.GONE);
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
@@ -108,7 +108,7 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dispatch.partitions p
              WHERE i.execution_id = ANY(?::bigint[]) AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority
             """;
 
     /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
@@ -116,7 +116,7 @@ public class InflightRepository {
     }
 
     /** A released row of a dead node. */
-    public record Released(long executionId, long submissionId, long partitionId, String policyName) {
+    public record Released(long executionId, long submissionId, long partitionId, String policyName, int priority) {
     }
 
     @Inject
@@ -191,7 +191,7 @@ public class InflightRepository {
     }
 
     private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4));
+        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5));
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

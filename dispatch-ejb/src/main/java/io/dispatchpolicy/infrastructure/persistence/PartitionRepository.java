@@ -22,16 +22,17 @@ public class PartitionRepository {
      */
     static final String LOCK_ORDER = "policy_name COLLATE \"C\", partition_key COLLATE \"C\"";
 
-    // Walks partitions_claim_idx in (last_checked_at NULLS FIRST, id) order and stops at the limit:
-    // O(batch) however many partitions or staged jobs exist. Stamping last_checked_at sends the claimed
-    // rows to the back of the order, so every partition with work is visited within
+    // Walks partitions_claim_idx in (top_priority DESC, last_checked_at NULLS FIRST, id) order and stops at
+    // the limit: O(batch) however many partitions or staged jobs exist. A partition's highest waiting
+    // priority comes first (strict, ADR 0009); among equals, stamping last_checked_at sends the claimed
+    // rows to the back of the order, so every partition of a priority is visited within
     // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
     private static final String CLAIM = """
             WITH claimed AS MATERIALIZED (
                 SELECT id, last_checked_at AS previous FROM dispatch.partitions
                  WHERE pending_count > 0 AND NOT paused
                    AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())
-                 ORDER BY last_checked_at NULLS FIRST, id
+                 ORDER BY top_priority DESC, last_checked_at NULLS FIRST, id
                  LIMIT ?
                  FOR UPDATE SKIP LOCKED)
             UPDATE dispatch.partitions p
@@ -39,7 +40,7 @@ public class PartitionRepository {
               FROM claimed
              WHERE p.id = claimed.id
             RETURNING p.id, p.policy_name, p.partition_key, p.pending_count, p.decayed_admits,
-                      p.decayed_admits_at, claimed.previous
+                      p.decayed_admits_at, claimed.previous, p.top_priority
             """;
 
     // Held until the admission transaction ends: nobody else admits from, or stages into, this
@@ -87,7 +88,7 @@ public class PartitionRepository {
     public List<ClaimedPartition> claim(int limit) {
         return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), rs -> new ClaimedPartition(
                 rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getDouble(5),
-                millis(rs.getTimestamp(6)), millis(rs.getTimestamp(7))));
+                millis(rs.getTimestamp(6)), millis(rs.getTimestamp(7)), rs.getInt(8)));
     }
 
     /** Locks the partition for this transaction; empty when another transaction holds it (or it is gone). */

@@ -36,35 +36,44 @@ public class StagingRepository {
     // ids from the sequence in input order, and are returned sorted by id.
     private static final String STAGE = """
             WITH parts AS (
-                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count, paused)
-                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n,
+                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count,
+                                                      top_priority, paused)
+                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n, t.top,
                        EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
-                  FROM unnest(?::text[], ?::text[], ?::int[]) WITH ORDINALITY AS t(k, c, n, ord)
+                  FROM unnest(?::text[], ?::text[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, c, n, top, ord)
                  ORDER BY t.ord
                 ON CONFLICT (policy_name, partition_key) DO UPDATE
                    SET context = EXCLUDED.context,
                        context_updated_at = EXCLUDED.context_updated_at,
-                       pending_count = p.pending_count + EXCLUDED.pending_count
+                       pending_count = p.pending_count + EXCLUDED.pending_count,
+                       top_priority = CASE WHEN p.pending_count = 0 THEN EXCLUDED.top_priority
+                                           ELSE greatest(p.top_priority, EXCLUDED.top_priority) END
                 RETURNING p.id, p.partition_key),
             ins AS (
-                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
-                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart
-                  FROM unnest(?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY AS j(k, params, restart, ord)
+                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
+                                                  priority)
+                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart, j.priority
+                  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[]) WITH ORDINALITY AS j(k, params, restart, priority, ord)
                   JOIN parts ON parts.partition_key = j.k
                  ORDER BY j.ord
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
             """;
 
-    // A restart after a crash keeps the submission id it runs for; its partition already exists.
+    // A restart after a crash keeps the submission id it runs for and its priority; its partition exists.
     private static final String RESTAGE = """
             WITH ins AS (
-                INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of)
-                VALUES (?, ?, ?, '{}'::jsonb, ?, clock_timestamp(), ?))
-            UPDATE dispatch.partitions SET pending_count = pending_count + 1 WHERE id = ?
+                INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
+                                                  priority)
+                VALUES (?, ?, ?, '{}'::jsonb, ?, clock_timestamp(), ?, ?))
+            UPDATE dispatch.partitions
+               SET top_priority = CASE WHEN pending_count = 0 THEN ? ELSE greatest(top_priority, ?) END,
+                   pending_count = pending_count + 1
+             WHERE id = ?
             """;
 
-    // The oldest jobs of one partition. SKIP LOCKED: a row another transaction is taking is not waited for.
+    // The next jobs of one partition: highest priority first, then oldest, off the top of
+    // staged_jobs_admit_idx (partition_id, priority DESC, id), so O(batch). SKIP LOCKED: a row another transaction is taking is not waited for.
     // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
     // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
     // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
@@ -72,15 +81,15 @@ public class StagingRepository {
             WITH picked AS MATERIALIZED (
                 SELECT id FROM dispatch.staged_jobs
                  WHERE partition_id = ? AND parked_at IS NULL
-                 ORDER BY id
+                 ORDER BY priority DESC, id
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
-            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of
+            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority
             """;
 
     private static final String FIND = """
-            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority
               FROM dispatch.staged_jobs WHERE id = ?
             """;
 
@@ -95,11 +104,12 @@ public class StagingRepository {
                  WHERE id = ? AND parked_at IS NULL
                 RETURNING partition_id, parked_at IS NOT NULL AS parked)
             UPDATE dispatch.partitions p
-               SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1
+               SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1,
+                   top_priority = TOP_PRIORITY
               FROM job
              WHERE p.id = job.partition_id AND job.parked
             RETURNING p.id
-            """;
+            """.replace("TOP_PRIORITY", topPriorityOf("p.id"));
 
     // Operator drains: every staged job (waiting or parked) of the partitions, under their row locks,
     // so no admission of them is in progress.
@@ -109,13 +119,24 @@ public class StagingRepository {
             gone AS (
                 DELETE FROM dispatch.staged_jobs s USING locked WHERE s.partition_id = locked.id RETURNING s.id),
             reset AS (
-                UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0
+                UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0, top_priority = 0
                  WHERE id IN (SELECT id FROM locked))
             SELECT count(*) FROM gone
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
     @Inject
     Jdbc jdbc;
+
+    /**
+     * The highest priority still waiting in a partition, read off the top of staged_jobs_admit_idx (one
+     * row), for statements that take jobs out of its waiting set; 0 when none is left.
+     *
+     * @param partitionId the SQL expression of the partition's id in the calling statement
+     */
+    static String topPriorityOf(String partitionId) {
+        return "coalesce((SELECT w.priority FROM dispatch.staged_jobs w WHERE w.partition_id = " + partitionId
+                + " AND w.parked_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
+    }
 
     /** Deletes every staged job of the partition; @return how many. */
     public int drainPartition(long partitionId) {
@@ -142,17 +163,22 @@ public class StagingRepository {
             // One partition row per key: the last context seen wins, as it would with one call per job.
             Map<String, String> contextByKey = new TreeMap<>(StagingRepository::byCodePoint);
             Map<String, Integer> countByKey = new HashMap<>();
+            Map<String, Integer> topByKey = new HashMap<>();
+            List<Integer> priorityColumn = new ArrayList<>(chunk.size());
             List<String> keyColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
             for (Submission s : chunk) {
                 contextByKey.put(s.partitionKey(), s.contextJson());
                 countByKey.merge(s.partitionKey(), 1, Integer::sum);
+                topByKey.merge(s.partitionKey(), s.priority(), Math::max);
+                priorityColumn.add(s.priority());
                 keyColumn.add(s.partitionKey());
                 parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
             }
             List<String> keys = new ArrayList<>(contextByKey.keySet());
             List<String> contexts = new ArrayList<>(contextByKey.values());
             List<Integer> counts = keys.stream().map(countByKey::get).toList();
+            List<Integer> tops = keys.stream().map(topByKey::get).toList();
             List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
                     : restartOf.subList(from, to);
             List<Long> chunkIds = jdbc.query(STAGE, (c, st) -> {
@@ -161,11 +187,13 @@ public class StagingRepository {
                 st.setArray(3, Jdbc.texts(c, keys));
                 st.setArray(4, Jdbc.texts(c, contexts));
                 st.setArray(5, Jdbc.ints(c, counts));
-                st.setString(6, jobName);
-                st.setString(7, submittedBy);
-                st.setArray(8, Jdbc.texts(c, keyColumn));
-                st.setArray(9, Jdbc.texts(c, parameterColumn));
-                st.setArray(10, Jdbc.longs(c, restartColumn));
+                st.setArray(6, Jdbc.ints(c, tops));
+                st.setString(7, jobName);
+                st.setString(8, submittedBy);
+                st.setArray(9, Jdbc.texts(c, keyColumn));
+                st.setArray(10, Jdbc.texts(c, parameterColumn));
+                st.setArray(11, Jdbc.longs(c, restartColumn));
+                st.setArray(12, Jdbc.ints(c, priorityColumn));
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
@@ -174,15 +202,19 @@ public class StagingRepository {
         return ids;
     }
 
-    /** Stages the restart of an execution whose node died, under the submission id it ran for. */
-    public void restage(long submissionId, long partitionId, String jobName, String submittedBy, long restartOf) {
+    /** Stages the restart of an execution whose node died, under the submission id and priority it ran with. */
+    public void restage(long submissionId, long partitionId, String jobName, String submittedBy, long restartOf,
+                        int priority) {
         jdbc.update(RESTAGE, (c, st) -> {
             st.setLong(1, submissionId);
             st.setLong(2, partitionId);
             st.setString(3, jobName);
             st.setString(4, submittedBy);
             st.setLong(5, restartOf);
-            st.setLong(6, partitionId);
+            st.setInt(6, priority);
+            st.setInt(7, priority);
+            st.setInt(8, priority);
+            st.setLong(9, partitionId);
         });
     }
 
@@ -192,13 +224,13 @@ public class StagingRepository {
                 .stream().findFirst();
     }
 
-    /** Removes and returns up to {@code limit} of the partition's oldest staged jobs, oldest first. */
+    /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
     public List<StagedJob> take(long partitionId, int limit) {
         List<StagedJob> jobs = new ArrayList<>(jdbc.query(TAKE, (c, st) -> {
             st.setLong(1, partitionId);
             st.setInt(2, limit);
         }, StagingRepository::stagedJob));
-        jobs.sort((a, b) -> Long.compare(a.submissionId(), b.submissionId()));
+        jobs.sort(java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId));
         return jobs;
     }
 
@@ -236,6 +268,6 @@ public class StagingRepository {
             throw new UnreadableStagedJob(id, e);
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
-                rs.getObject(6, Long.class));
+                rs.getObject(6, Long.class), rs.getInt(7));
     }
 }

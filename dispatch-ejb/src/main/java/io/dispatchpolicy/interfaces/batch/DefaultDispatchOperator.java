@@ -2,6 +2,7 @@ package io.dispatchpolicy.interfaces.batch;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
 import io.dispatchpolicy.domain.model.JobXmlName;
@@ -30,14 +31,20 @@ public class DefaultDispatchOperator implements DispatchOperator {
     AdmissionRepository admissions;
 
     @Override
-    public long[] submitAll(String jobXmlName, List<Properties> parameters) {
+    public long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
         String jobXml = JobXmlName.require(jobXmlName);
         Optional<Policy> policy = policies.forJob(jobXml);
         if (policy.isPresent()) {
-            return staging.stage(policy.get(), jobXml, parameters);
+            return staging.stage(policy.get(), jobXml, parameters, SubmitOption.priorityOf(options));
         }
+        // An ungoverned job starts at once: there is nothing a priority could order it against.
         JobOperator jberet = BatchRuntime.getJobOperator();
         return parameters.stream().mapToLong(p -> jberet.start(jobXml, p)).toArray();
+    }
+
+    @Override
+    public long submit(String jobXmlName, Properties parameters, SubmitOption... options) {
+        return submitAll(jobXmlName, java.util.Collections.singletonList(parameters), options)[0];
     }
 
     @Override

@@ -1,0 +1,97 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.api.SubmitOption;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Strict priority (ADR 0009): within a partition, across partitions, from the policy or the caller. */
+class PriorityIT extends EngineTest {
+
+    private static final String POLICY = "it-prio";
+
+    @Test
+    void urgentJobsOvertakeBulkJobsOfTheSamePartitionInSubmissionOrder() {
+        set("dispatch.policy." + POLICY + ".admission-batch-size", "3");
+        long[] bulk = stage(POLICY, "acme", 100);
+        long[] urgent = submit("acme", 5, SubmitOption.priority(10));
+        assertThat(column("top_priority", POLICY, "acme")).isEqualTo("10");
+
+        assertThat(ticks.iterate().admitted()).isEqualTo(3);
+
+        assertThat(states(urgent)).containsExactly("ADMITTED", "ADMITTED", "ADMITTED", "STAGED", "STAGED");
+        assertThat(states(bulk)).containsOnly("STAGED");
+        // the two urgent jobs left still lead the partition
+        assertThat(column("top_priority", POLICY, "acme")).isEqualTo("10");
+
+        ticks.iterate();
+        assertThat(states(urgent)).containsOnly("ADMITTED");
+        assertThat(states(Arrays.copyOf(bulk, 1))).containsExactly("ADMITTED");
+        assertThat(column("top_priority", POLICY, "acme")).as("read again off the index once the urgent ones left")
+                .isEqualTo("0");
+    }
+
+    @Test
+    void thePartitionWithTheHigherPriorityIsClaimedFirst() {
+        set("dispatch.partition-batch-size", "1");
+        stage(POLICY, "bulk-tenant", 3);
+        stage(POLICY, "urgent-tenant", 1, "urgency", "5");
+        // without priority the bulk partition would go first: it was checked longer ago
+        db.update("UPDATE dispatch.partitions SET last_checked_at = now() - interval '1 hour' "
+                + "WHERE policy_name = ? AND partition_key = 'bulk-tenant'", POLICY);
+        db.update("UPDATE dispatch.partitions SET last_checked_at = now() "
+                + "WHERE policy_name = ? AND partition_key = 'urgent-tenant'", POLICY);
+
+        ticks.iterate();
+
+        assertThat(admitted(POLICY, "urgent-tenant")).isEqualTo(1);
+        assertThat(admitted(POLICY, "bulk-tenant")).isZero();
+    }
+
+    @Test
+    void thePolicysPriorityFunctionOrdersPlainSubmissionsAndEqualPrioritiesStayFifo() {
+        set("dispatch.policy." + POLICY + ".admission-batch-size", "1");
+        long[] routine = stage(POLICY, "globex", 2);
+        long[] firstUrgent = stage(POLICY, "globex", 1, "urgency", "7");
+        long[] secondUrgent = stage(POLICY, "globex", 1, "urgency", "7");
+        long[] demoted = submit("globex", 1, SubmitOption.priority(-1));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(ticks.iterate().admitted()).as("iteration " + i).isEqualTo(1);
+        }
+        assertThat(admissionOrder(firstUrgent[0], secondUrgent[0], routine[0], routine[1], demoted[0]))
+                .as("priority 7, 7, then 0, 0 in submission order, then -1").isSorted();
+    }
+
+    /** The execution ids the submissions were admitted as: JBeret hands them out in admission order. */
+    private List<Long> admissionOrder(long... submissions) {
+        List<Long> executions = new ArrayList<>();
+        for (long id : submissions) {
+            SubmissionStatus status = dispatch.status(id);
+            assertThat(status.state()).as("submission " + id).isEqualTo(SubmissionStatus.State.ADMITTED);
+            executions.add(status.executionId().getAsLong());
+        }
+        return executions;
+    }
+
+    private long[] submit(String tenant, int count, SubmitOption option) {
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Properties p = new Properties();
+            p.setProperty("tenant", tenant);
+            jobs.add(p);
+        }
+        stage(POLICY, tenant, 0); // remembers the policy, so what is left staged is discarded after the test
+        return dispatch.submitAll(POLICY, jobs, option);
+    }
+
+    private List<String> states(long[] submissions) {
+        return Arrays.stream(submissions).mapToObj(id -> dispatch.status(id).state().name()).toList();
+    }
+}
