@@ -93,7 +93,8 @@ abstract class EngineTest extends SystemTest {
         Object[] policies = touched.toArray(new String[0]);
         db.update("DELETE FROM dispatch.staged_jobs s USING dispatch.partitions p WHERE s.partition_id = p.id "
                 + "AND p.policy_name = ANY(?)", (Object) policies);
-        db.update("UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0 WHERE policy_name = ANY(?)",
+        db.update("UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0, scheduled_count = 0, top_priority = 0 "
+                + "WHERE policy_name = ANY(?)",
                 (Object) policies);
         touched.clear();
     }
@@ -124,6 +125,18 @@ abstract class EngineTest extends SystemTest {
             jobs.add(p);
         }
         return dispatch.submitAll(policyAndJob, jobs);
+    }
+
+    /** Like {@link #stage}, with submission options (priority, delay, time). */
+    long[] submit(String policyAndJob, String tenant, int count, io.dispatchpolicy.api.SubmitOption... options) {
+        touched.add(policyAndJob);
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Properties p = new Properties();
+            p.setProperty("tenant", tenant);
+            jobs.add(p);
+        }
+        return dispatch.submitAll(policyAndJob, jobs, options);
     }
 
     long partitionId(String policy, String key) {

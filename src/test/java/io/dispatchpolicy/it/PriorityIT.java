@@ -20,7 +20,7 @@ class PriorityIT extends EngineTest {
     void urgentJobsOvertakeBulkJobsOfTheSamePartitionInSubmissionOrder() {
         set("dispatch.policy." + POLICY + ".admission-batch-size", "3");
         long[] bulk = stage(POLICY, "acme", 100);
-        long[] urgent = submit("acme", 5, SubmitOption.priority(10));
+        long[] urgent = submit(POLICY, "acme", 5, SubmitOption.priority(10));
         assertThat(column("top_priority", POLICY, "acme")).isEqualTo("10");
 
         assertThat(ticks.iterate().admitted()).isEqualTo(3);
@@ -60,7 +60,7 @@ class PriorityIT extends EngineTest {
         long[] routine = stage(POLICY, "globex", 2);
         long[] firstUrgent = stage(POLICY, "globex", 1, "urgency", "7");
         long[] secondUrgent = stage(POLICY, "globex", 1, "urgency", "7");
-        long[] demoted = submit("globex", 1, SubmitOption.priority(-1));
+        long[] demoted = submit(POLICY, "globex", 1, SubmitOption.priority(-1));
 
         for (int i = 0; i < 5; i++) {
             assertThat(ticks.iterate().admitted()).as("iteration " + i).isEqualTo(1);
@@ -78,17 +78,6 @@ class PriorityIT extends EngineTest {
             executions.add(status.executionId().getAsLong());
         }
         return executions;
-    }
-
-    private long[] submit(String tenant, int count, SubmitOption option) {
-        List<Properties> jobs = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            Properties p = new Properties();
-            p.setProperty("tenant", tenant);
-            jobs.add(p);
-        }
-        stage(POLICY, tenant, 0); // remembers the policy, so what is left staged is discarded after the test
-        return dispatch.submitAll(POLICY, jobs, option);
     }
 
     private List<String> states(long[] submissions) {

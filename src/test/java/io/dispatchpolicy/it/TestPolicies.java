@@ -139,6 +139,12 @@ public class TestPolicies {
                 .build();
     }
 
+    /** Jobs submitted for later. */
+    @Produces
+    Policy later() {
+        return byTenantWith("it-later").build();
+    }
+
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */
     public static Policy.Builder byTenantWith(String name) {
         return Policy.named(name)

@@ -12,12 +12,14 @@ import java.util.OptionalLong;
  *                     (or its record was swept after the retention period)
  * @param executionId  the JBeret execution id, present once admitted
  * @param since        when it entered its current state
+ * @param dueAt        for a staged job submitted with a delay or a time: when it is due (null once due,
+ *                     and for every other state)
  */
-public record SubmissionStatus(long submissionId, State state, OptionalLong executionId, Instant since) {
+public record SubmissionStatus(long submissionId, State state, OptionalLong executionId, Instant since, Instant dueAt) {
 
     public enum State { STAGED, ADMITTED, UNKNOWN }
 
     public static SubmissionStatus unknown(long submissionId) {
-        return new SubmissionStatus(submissionId, State.UNKNOWN, OptionalLong.empty(), null);
+        return new SubmissionStatus(submissionId, State.UNKNOWN, OptionalLong.empty(), null, null);
     }
 }

@@ -8,6 +8,12 @@ import java.util.List;
 /** Claims partitions and admits their staged jobs into JBeret, each in its own transaction. */
 public interface AdmissionService {
 
+    /**
+     * Moves up to {@code limit} scheduled jobs whose time has come (database clock) into their
+     * partitions' waiting sets, in a short transaction of its own; @return how many.
+     */
+    int promoteDue(int limit);
+
     /** Claims up to {@code limit} partitions with pending work, in a short transaction of its own. */
     List<ClaimedPartition> claim(int limit);
 

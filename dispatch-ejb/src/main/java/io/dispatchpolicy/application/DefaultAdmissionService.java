@@ -88,6 +88,11 @@ public class DefaultAdmissionService implements AdmissionService {
     Event<JobsAdmitting> admitting;
 
     @Override
+    public int promoteDue(int limit) {
+        return staging.promoteDue(limit);
+    }
+
+    @Override
     public List<ClaimedPartition> claim(int limit) {
         return partitions.claim(limit);
     }

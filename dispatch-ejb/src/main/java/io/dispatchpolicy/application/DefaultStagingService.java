@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
@@ -19,10 +20,13 @@ import jakarta.inject.Inject;
 import org.jberet.job.model.Job;
 import org.jberet.runtime.JobExecutionImpl;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
 
@@ -55,7 +59,7 @@ public class DefaultStagingService implements StagingService {
 
 
     @Override
-    public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, OptionalInt priority) {
+    public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options) {
         String jobName = JobXmlName.require(jobXmlName);
         if (!runtime.knowsJob(jobName)) {
             throw new SubmissionRejectedException("Unknown job XML name '" + jobName
@@ -64,10 +68,12 @@ public class DefaultStagingService implements StagingService {
         if (parameters == null || parameters.isEmpty()) {
             return new long[0];
         }
+        OptionalInt priority = SubmitOption.priorityOf(options);
+        Long[] due = due(SubmitOption.dueOf(options));
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
-            submissions.add(assign(policy, jobName, validated, validated, priority));
+            submissions.add(assign(policy, jobName, validated, validated, priority, due));
         }
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null);
@@ -102,7 +108,8 @@ public class DefaultStagingService implements StagingService {
                 .forEach(k -> merged.setProperty(k, previous.getProperty(k)));
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
-        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty());
+        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
+                new Long[] {null, null});
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
@@ -111,12 +118,32 @@ public class DefaultStagingService implements StagingService {
 
 
     /**
+     * A delay or time as {delay ms, at epoch ms}. Past times and negative delays mean due at once (the
+     * database decides: it promotes them at the next tick); beyond the horizon is a mistake. The horizon
+     * is checked on this server's clock, which is close enough for ten years.
+     */
+    private static Long[] due(Optional<SubmitOption.Due> due) {
+        if (due.isEmpty()) {
+            return new Long[] {null, null};
+        }
+        Duration delay = due.get().delay();
+        Instant at = due.get().at();
+        Duration ahead = delay != null ? delay : Duration.between(Instant.now(), at);
+        if (ahead.compareTo(SubmitOption.HORIZON) > 0) {
+            throw new SubmissionRejectedException("A job can be submitted at most " + SubmitOption.HORIZON.toDays()
+                    + " days ahead; " + (delay != null ? "delay " + delay : "at " + at) + " is further");
+        }
+        return delay != null ? new Long[] {Math.max(0, delay.toMillis()), null} : new Long[] {null, at.toEpochMilli()};
+    }
+
+    /**
      * @param effective the parameters the job will run with: what the policy sees
      * @param stored    the parameters to stage (for a restart, only the restart's own)
      * @param priority  the caller's priority, else the policy's priority function decides
+     * @param due       {delay ms, at epoch ms}, each null when not set
      */
     private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                                     OptionalInt priority) {
+                                     OptionalInt priority, Long[] due) {
         Map<String, Object> context;
         Object key;
         try {
@@ -149,6 +176,6 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
                     + jobName + "': " + e, e);
         }
-        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority);
+        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority, due[0], due[1]);
     }
 }

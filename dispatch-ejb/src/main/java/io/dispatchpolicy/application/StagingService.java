@@ -1,9 +1,10 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.spi.Policy;
 
 import java.util.List;
-import java.util.OptionalInt;
+
 import java.util.Properties;
 
 /** Validates governed submissions and stages them in the caller's transaction. */
@@ -12,12 +13,12 @@ public interface StagingService {
     /**
      * Stages every job or none.
      *
-     * @param priority every job's priority when the caller set one; else the policy's priority function
+     * @param options  the caller's priority (else the policy's priority function decides) and due time
      *
      * @return submission ids in the order of {@code parameters}
      * @throws io.dispatchpolicy.api.SubmissionRejectedException when any job is invalid; nothing is staged
      */
-    long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, OptionalInt priority);
+    long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options);
 
     /**
      * Stages the restart of a FAILED or STOPPED execution through its policy (retry strategy

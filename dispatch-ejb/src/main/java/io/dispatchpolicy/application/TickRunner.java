@@ -49,6 +49,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class TickRunner {
 
+    /** Scheduled jobs promoted per iteration at most: more wait for the next iteration, none is lost. */
+    static final int PROMOTE_BATCH = 10_000;
+
     private static final Logger LOG = Logger.getLogger(TickRunner.class.getName());
     /** A partition whose admission failed for a reason no single job explains waits this long. */
     static final Duration FAILURE_BACKOFF = Duration.ofSeconds(5);
@@ -117,9 +120,13 @@ public class TickRunner {
         return total;
     }
 
-    /** One claim and the admission of every claimed partition. */
+    /**
+     * Scheduled jobs due by now join their partitions; then one claim and the admission of every
+     * claimed partition. Promoting first is what admits a delayed job within one iteration of its time.
+     */
     public IterationReport iterate() {
         IterationReport report = new IterationReport();
+        admission.promoteDue(PROMOTE_BATCH);
         List<ClaimedPartition> claimed = admission.claim(settings.partitionBatchSize());
         report.claimed(claimed.size());
         if (claimed.isEmpty()) {

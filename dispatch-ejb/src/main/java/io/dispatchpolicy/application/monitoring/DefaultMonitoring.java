@@ -170,7 +170,7 @@ public class DefaultMonitoring implements Monitoring {
         return Optional.of(new PartitionDetail(p, state[0], gates(policy, p, state, now),
                 repository.partitionInFlight(partitionId), perMinute,
                 heldBy != null ? "Its policy is held: " + heldBy.message() + ". Nothing is admitted until the setting is fixed."
-                        : waiting(p, declared, now),
+                        : waiting(p, declared, now, p.getScheduledCount() > 0 ? repository.nextDue(partitionId) : null),
                 repository.staged(partitionId, STAGED_SHOWN)));
     }
 
@@ -211,7 +211,7 @@ public class DefaultMonitoring implements Monitoring {
         return views;
     }
 
-    private static String waiting(Partition p, boolean policyKnown, Instant now) {
+    private static String waiting(Partition p, boolean policyKnown, Instant now, Instant nextDue) {
         if (!policyKnown) {
             return "Its policy is not declared by this deployment: nothing is admitted until it is.";
         }
@@ -225,6 +225,10 @@ public class DefaultMonitoring implements Monitoring {
         }
         if (p.getPendingCount() > 0 && p.getLastDenyReason() != null) {
             return "Eligible now; last denied by " + p.getLastDenyReason() + ".";
+        }
+        if (p.getPendingCount() == 0 && nextDue != null) {
+            return "Waiting until " + UNTIL.format(nextDue) + ", when the first of its " + p.getScheduledCount()
+                    + " job(s) submitted for later is due.";
         }
         return null;
     }

@@ -42,10 +42,12 @@ public class Partition implements java.io.Serializable {
 
     private final Instant createdAt;
 
+    private final int scheduledCount;
+
     public Partition(long id, String policyName, String partitionKey, int pendingCount, int parkedCount,
             long totalAdmitted, double decayedAdmits, Instant decayedAdmitsAt, Instant lastCheckedAt,
             Instant lastAdmittedAt, Instant nextEligibleAt, Instant lastDeniedAt, String lastDenyReason, boolean paused,
-            Instant createdAt) {
+            Instant createdAt, int scheduledCount) {
         this.id = id;
         this.policyName = policyName;
         this.partitionKey = partitionKey;
@@ -61,6 +63,7 @@ public class Partition implements java.io.Serializable {
         this.lastDenyReason = lastDenyReason;
         this.paused = paused;
         this.createdAt = createdAt;
+        this.scheduledCount = scheduledCount;
     }
 
     public long getId() {
@@ -121,6 +124,11 @@ public class Partition implements java.io.Serializable {
 
     public Instant getCreatedAt() {
         return createdAt;
+    }
+
+    /** Jobs submitted for later whose time has not come: not waiting yet, not counted in pending. */
+    public int getScheduledCount() {
+        return scheduledCount;
     }
 
     /** True while the partition waits for a gate (or an operator) and will not be claimed before {@link #getNextEligibleAt()}. */

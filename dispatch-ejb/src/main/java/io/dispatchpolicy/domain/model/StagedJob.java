@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param stagedAt     when it was staged
  * @param restartOf    for a restart, the FAILED or STOPPED execution to restart; else null
  * @param priority     higher is admitted first
+ * @param dueAt        when a scheduled job is due; null once it is (and for jobs never delayed)
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
-                        Long restartOf, int priority) {
+                        Long restartOf, int priority, Instant dueAt) {
 }

@@ -8,6 +8,14 @@ package io.dispatchpolicy.domain.model;
  * @param partitionKey the partition
  * @param contextJson  the policy's context for this job as JSON, stored on the partition
  * @param priority     higher is admitted first
+ * @param delayMillis  not admitted before this long after staging (database clock); null when not delayed
+ * @param atMillis     not admitted before this epoch time; null when not set
  */
-public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson, int priority) {
+public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson, int priority,
+                         Long delayMillis, Long atMillis) {
+
+    /** Scheduled for later rather than waiting now. */
+    public boolean scheduled() {
+        return delayMillis != null || atMillis != null;
+    }
 }

@@ -45,9 +45,9 @@ public class AdmissionRepository {
             """.replace("TOP_PRIORITY", StagingRepository.topPriorityOf("dispatch.partitions.id"));
 
     private static final String STATUS = """
-            SELECT 'STAGED', NULL::bigint, staged_at FROM dispatch.staged_jobs WHERE id = ?
+            SELECT 'STAGED', NULL::bigint, staged_at, due_at FROM dispatch.staged_jobs WHERE id = ?
             UNION ALL
-            SELECT 'ADMITTED', execution_id, admitted_at FROM dispatch.admissions WHERE submission_id = ?
+            SELECT 'ADMITTED', execution_id, admitted_at, NULL FROM dispatch.admissions WHERE submission_id = ?
             """;
 
     @Inject
@@ -93,7 +93,8 @@ public class AdmissionRepository {
             String state = rs.getString(1);
             long execution = rs.getLong(2);
             return new SubmissionStatus(submissionId, SubmissionStatus.State.valueOf(state),
-                    rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(execution), rs.getTimestamp(3).toInstant());
+                    rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(execution), rs.getTimestamp(3).toInstant(),
+                    Jdbc.instant(rs.getTimestamp(4)));
         }).stream().findFirst().orElse(SubmissionStatus.unknown(submissionId));
     }
 }

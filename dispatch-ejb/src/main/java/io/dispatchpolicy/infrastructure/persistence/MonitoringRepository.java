@@ -93,11 +93,17 @@ public class MonitoringRepository {
             SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = ?
             """;
 
-    // Parked jobs first (they need an operator), then the oldest waiting.
+    // Parked jobs first (they need an operator), then the waiting ones in admission order, then those
+    // scheduled for later, earliest first.
     private static final String STAGED = """
-            SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of
+            SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of,
+                   priority, due_at
               FROM dispatch.staged_jobs WHERE partition_id = ?
-             ORDER BY parked_at IS NULL, id LIMIT ?
+             ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT ?
+            """;
+
+    private static final String NEXT_DUE = """
+            SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = ? AND due_at IS NOT NULL
             """;
 
     // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller.
@@ -188,7 +194,13 @@ public class MonitoringRepository {
             st.setLong(1, partitionId);
             st.setInt(2, limit);
         }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
-                rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class)));
+                rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
+                rs.getInt(9), Jdbc.instant(rs.getTimestamp(10))));
+    }
+
+    /** When the partition's earliest job scheduled for later is due; null when none is. */
+    public java.time.Instant nextDue(long partitionId) {
+        return jdbc.query(NEXT_DUE, (c, st) -> st.setLong(1, partitionId), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
     }
 
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {

@@ -29,7 +29,9 @@ public class StagingRepository {
     /** Jobs per statement: keeps one statement's arrays and its WAL record to a sane size. */
     static final int CHUNK = 10_000;
 
-    // One statement per chunk, one round trip even for a single job. The partition UPSERT comes first:
+    // One statement per chunk, one round trip even for a single job. A job with a delay or a time is
+    // staged scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted.
+    // The partition UPSERT comes first:
     // its keys arrive sorted by code point, so it locks partition rows in PartitionRepository.LOCK_ORDER
     // like every other multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
     // one); a partition created while its policy is paused is born paused. Staged rows then take their
@@ -37,23 +39,28 @@ public class StagingRepository {
     private static final String STAGE = """
             WITH parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count,
-                                                      top_priority, paused)
-                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n, t.top,
+                                                      scheduled_count, top_priority, paused)
+                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n, t.s, t.top,
                        EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
-                  FROM unnest(?::text[], ?::text[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, c, n, top, ord)
+                  FROM unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, c, n, s, top, ord)
                  ORDER BY t.ord
                 ON CONFLICT (policy_name, partition_key) DO UPDATE
                    SET context = EXCLUDED.context,
                        context_updated_at = EXCLUDED.context_updated_at,
+                       top_priority = CASE WHEN EXCLUDED.pending_count = 0 THEN p.top_priority
+                                           WHEN p.pending_count = 0 THEN EXCLUDED.top_priority
+                                           ELSE greatest(p.top_priority, EXCLUDED.top_priority) END,
                        pending_count = p.pending_count + EXCLUDED.pending_count,
-                       top_priority = CASE WHEN p.pending_count = 0 THEN EXCLUDED.top_priority
-                                           ELSE greatest(p.top_priority, EXCLUDED.top_priority) END
+                       scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
                 RETURNING p.id, p.partition_key),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority)
-                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart, j.priority
-                  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[]) WITH ORDINALITY AS j(k, params, restart, priority, ord)
+                                                  priority, due_at)
+                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart, j.priority,
+                       CASE WHEN j.at IS NOT NULL THEN to_timestamp(j.at / 1000.0)
+                            WHEN j.delay IS NOT NULL THEN clock_timestamp() + make_interval(secs => j.delay / 1000.0) END
+                  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                       WITH ORDINALITY AS j(k, params, restart, priority, delay, at, ord)
                   JOIN parts ON parts.partition_key = j.k
                  ORDER BY j.ord
                 RETURNING id)
@@ -80,16 +87,16 @@ public class StagingRepository {
     private static final String TAKE = """
             WITH picked AS MATERIALIZED (
                 SELECT id FROM dispatch.staged_jobs
-                 WHERE partition_id = ? AND parked_at IS NULL
+                 WHERE partition_id = ? AND parked_at IS NULL AND due_at IS NULL
                  ORDER BY priority DESC, id
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
-            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority
+            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at
             """;
 
     private static final String FIND = """
-            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at
               FROM dispatch.staged_jobs WHERE id = ?
             """;
 
@@ -119,13 +126,45 @@ public class StagingRepository {
             gone AS (
                 DELETE FROM dispatch.staged_jobs s USING locked WHERE s.partition_id = locked.id RETURNING s.id),
             reset AS (
-                UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0, top_priority = 0
+                UPDATE dispatch.partitions SET pending_count = 0, parked_count = 0, scheduled_count = 0, top_priority = 0
                  WHERE id IN (SELECT id FROM locked))
             SELECT count(*) FROM gone
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
+    // Scheduled jobs whose time has come join their partitions' waiting sets: the earliest first, off
+    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled. The
+    // partitions are locked in LOCK_ORDER like every multi-partition statement. SKIP LOCKED: two nodes
+    // promoting at once take disjoint rows.
+    private static final String PROMOTE = """
+            WITH due AS MATERIALIZED (
+                SELECT id, partition_id, priority FROM dispatch.staged_jobs
+                 WHERE due_at IS NOT NULL AND due_at <= clock_timestamp()
+                 ORDER BY due_at
+                 LIMIT ?
+                   FOR UPDATE SKIP LOCKED),
+            per AS (
+                SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
+            locked AS MATERIALIZED (
+                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM per)
+                 ORDER BY LOCK_ORDER FOR UPDATE),
+            promoted AS (
+                UPDATE dispatch.staged_jobs s SET due_at = NULL FROM due WHERE s.id = due.id RETURNING s.id)
+            UPDATE dispatch.partitions p
+               SET top_priority = CASE WHEN p.pending_count = 0 THEN per.top ELSE greatest(p.top_priority, per.top) END,
+                   pending_count = p.pending_count + per.n,
+                   scheduled_count = p.scheduled_count - per.n
+              FROM per JOIN locked ON locked.id = per.partition_id
+             WHERE p.id = per.partition_id
+            RETURNING per.n
+            """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
+
     @Inject
     Jdbc jdbc;
+
+    /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */
+    public int promoteDue(int limit) {
+        return jdbc.query(PROMOTE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).stream().mapToInt(Integer::intValue).sum();
+    }
 
     /**
      * The highest priority still waiting in a partition, read off the top of staged_jobs_admit_idx (one
@@ -135,7 +174,7 @@ public class StagingRepository {
      */
     static String topPriorityOf(String partitionId) {
         return "coalesce((SELECT w.priority FROM dispatch.staged_jobs w WHERE w.partition_id = " + partitionId
-                + " AND w.parked_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
+                + " AND w.parked_at IS NULL AND w.due_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
     }
 
     /** Deletes every staged job of the partition; @return how many. */
@@ -163,22 +202,32 @@ public class StagingRepository {
             // One partition row per key: the last context seen wins, as it would with one call per job.
             Map<String, String> contextByKey = new TreeMap<>(StagingRepository::byCodePoint);
             Map<String, Integer> countByKey = new HashMap<>();
+            Map<String, Integer> scheduledByKey = new HashMap<>();
             Map<String, Integer> topByKey = new HashMap<>();
             List<Integer> priorityColumn = new ArrayList<>(chunk.size());
+            List<Long> delayColumn = new ArrayList<>(chunk.size());
+            List<Long> atColumn = new ArrayList<>(chunk.size());
             List<String> keyColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
             for (Submission s : chunk) {
                 contextByKey.put(s.partitionKey(), s.contextJson());
-                countByKey.merge(s.partitionKey(), 1, Integer::sum);
-                topByKey.merge(s.partitionKey(), s.priority(), Math::max);
+                if (s.scheduled()) {
+                    scheduledByKey.merge(s.partitionKey(), 1, Integer::sum);
+                } else {
+                    countByKey.merge(s.partitionKey(), 1, Integer::sum);
+                    topByKey.merge(s.partitionKey(), s.priority(), Math::max);
+                }
                 priorityColumn.add(s.priority());
+                delayColumn.add(s.delayMillis());
+                atColumn.add(s.atMillis());
                 keyColumn.add(s.partitionKey());
                 parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
             }
             List<String> keys = new ArrayList<>(contextByKey.keySet());
             List<String> contexts = new ArrayList<>(contextByKey.values());
-            List<Integer> counts = keys.stream().map(countByKey::get).toList();
-            List<Integer> tops = keys.stream().map(topByKey::get).toList();
+            List<Integer> counts = keys.stream().map(k -> countByKey.getOrDefault(k, 0)).toList();
+            List<Integer> scheduled = keys.stream().map(k -> scheduledByKey.getOrDefault(k, 0)).toList();
+            List<Integer> tops = keys.stream().map(k -> topByKey.getOrDefault(k, 0)).toList();
             List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
                     : restartOf.subList(from, to);
             List<Long> chunkIds = jdbc.query(STAGE, (c, st) -> {
@@ -187,13 +236,16 @@ public class StagingRepository {
                 st.setArray(3, Jdbc.texts(c, keys));
                 st.setArray(4, Jdbc.texts(c, contexts));
                 st.setArray(5, Jdbc.ints(c, counts));
-                st.setArray(6, Jdbc.ints(c, tops));
-                st.setString(7, jobName);
-                st.setString(8, submittedBy);
-                st.setArray(9, Jdbc.texts(c, keyColumn));
-                st.setArray(10, Jdbc.texts(c, parameterColumn));
-                st.setArray(11, Jdbc.longs(c, restartColumn));
-                st.setArray(12, Jdbc.ints(c, priorityColumn));
+                st.setArray(6, Jdbc.ints(c, scheduled));
+                st.setArray(7, Jdbc.ints(c, tops));
+                st.setString(8, jobName);
+                st.setString(9, submittedBy);
+                st.setArray(10, Jdbc.texts(c, keyColumn));
+                st.setArray(11, Jdbc.texts(c, parameterColumn));
+                st.setArray(12, Jdbc.longs(c, restartColumn));
+                st.setArray(13, Jdbc.ints(c, priorityColumn));
+                st.setArray(14, Jdbc.longs(c, delayColumn));
+                st.setArray(15, Jdbc.longs(c, atColumn));
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
@@ -268,6 +320,6 @@ public class StagingRepository {
             throw new UnreadableStagedJob(id, e);
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
-                rs.getObject(6, Long.class), rs.getInt(7));
+                rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)));
     }
 }

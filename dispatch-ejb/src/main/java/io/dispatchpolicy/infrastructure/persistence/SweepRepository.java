@@ -27,13 +27,13 @@ public class SweepRepository {
                  WHERE admitted_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
             """;
 
-    // Idle and empty: nothing staged or parked, nothing in flight, no admission for a long time, and
+    // Idle and empty: nothing staged, scheduled or parked, nothing in flight, no admission for a long time, and
     // every throttle bucket full again — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
     private static final String PARTITIONS = """
             WITH idle AS MATERIALIZED (
                 SELECT id FROM dispatch.partitions q
-                 WHERE q.pending_count = 0 AND q.parked_count = 0
+                 WHERE q.pending_count = 0 AND q.parked_count = 0 AND q.scheduled_count = 0
                    AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
                    AND (q.buckets_full_at IS NULL OR q.buckets_full_at <= clock_timestamp())
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)

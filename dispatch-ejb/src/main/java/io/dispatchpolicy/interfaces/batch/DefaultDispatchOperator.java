@@ -2,6 +2,7 @@ package io.dispatchpolicy.interfaces.batch;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
@@ -35,9 +36,13 @@ public class DefaultDispatchOperator implements DispatchOperator {
         String jobXml = JobXmlName.require(jobXmlName);
         Optional<Policy> policy = policies.forJob(jobXml);
         if (policy.isPresent()) {
-            return staging.stage(policy.get(), jobXml, parameters, SubmitOption.priorityOf(options));
+            return staging.stage(policy.get(), jobXml, parameters, options);
         }
-        // An ungoverned job starts at once: there is nothing a priority could order it against.
+        // An ungoverned job starts at once: there is no staging to order or delay it in.
+        if (SubmitOption.dueOf(options).isPresent()) {
+            throw new SubmissionRejectedException("Job '" + jobXml + "' is governed by no policy, so it cannot be delayed: "
+                    + "it would start at once");
+        }
         JobOperator jberet = BatchRuntime.getJobOperator();
         return parameters.stream().mapToLong(p -> jberet.start(jobXml, p)).toArray();
     }

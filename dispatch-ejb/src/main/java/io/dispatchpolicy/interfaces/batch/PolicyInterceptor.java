@@ -15,7 +15,6 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import java.util.Collections;
-import java.util.OptionalInt;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -50,7 +49,7 @@ public class PolicyInterceptor {
             String jobXml = JobXmlName.require((String) args[0]);
             Optional<Policy> policy = policies.forJob(jobXml);
             if (policy.isPresent()) {
-                return staging.stage(policy.get(), jobXml, Collections.singletonList((Properties) args[1]), OptionalInt.empty())[0];
+                return staging.stage(policy.get(), jobXml, Collections.singletonList((Properties) args[1]))[0];
             }
         } else if (method.equals("restart") && args.length == 2) {
             long executionId = executionOf((Long) args[0]);

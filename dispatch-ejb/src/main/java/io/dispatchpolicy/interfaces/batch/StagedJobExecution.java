@@ -9,7 +9,9 @@ import java.util.Properties;
 
 /**
  * What {@code getJobExecution(submissionId)} answers while the job is staged: Jakarta Batch's
- * STARTING ("submitted, not yet started"), under the submission id, with no start or end time.
+ * STARTING ("submitted, not yet started"), under the submission id, with no start or end time. A job
+ * submitted for later says when it is due in its exit status ({@code DUE 2026-11-23T09:00:00Z}), the
+ * one free-text field Jakarta Batch has before a job ends.
  */
 final class StagedJobExecution implements JobExecution {
 
@@ -46,7 +48,7 @@ final class StagedJobExecution implements JobExecution {
 
     @Override
     public String getExitStatus() {
-        return null;
+        return job.dueAt() == null ? null : "DUE " + job.dueAt();
     }
 
     @Override
