@@ -5,14 +5,13 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The README's run command: PostgreSQL first (JBeret's repository needs it at boot), then the
- * provisioned WildFly with the EAR deployed and the demo traffic on, until Ctrl-C stops both.
+ * provisioned WildFly with the EAR and the demo ({@link DemoEar}) deployed, until Ctrl-C stops both.
  *
  * <p>State lives under the run directory ({@code .run/} at the repository root unless
  * {@code DISPATCH_RUN_DIR} names another): the embedded database's data and WildFly's data and logs
@@ -39,7 +38,7 @@ public final class DevServer {
         ConsoleAccounts.write(base.resolve("configuration"), java.util.Map.of(
                 "admin", new ConsoleAccounts.Account(adminPassword, "dispatch-admin")));
         List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin/standalone.sh").toString(),
-                "-Djboss.server.base.dir=" + base, "-Ddispatch.demo.enabled=true"));
+                "-Djboss.server.base.dir=" + base));
         command.addAll(List.of(db.serverProperties()));
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         // Makes standalone.sh forward SIGTERM to WildFly's JVM instead of dying and orphaning it.
@@ -93,15 +92,15 @@ public final class DevServer {
         }
     }
 
-    /** A server base directory of our own: fresh configuration and deployment, kept data and logs. */
+    /** A server base directory of our own: fresh configuration, the build's EAR with the demo, kept data and logs. */
     private static Path prepareBaseDir(Path jbossHome, Path base, Path ear) throws IOException {
         Path pristine = jbossHome.resolve("standalone");
         Trees.copy(pristine.resolve("configuration"), base.resolve("configuration"));
         Files.createDirectories(base.resolve("deployments"));
         Files.createDirectories(base.resolve("data"));
-        Files.copy(ear, base.resolve("deployments/dispatch.ear"), StandardCopyOption.REPLACE_EXISTING);
         Files.deleteIfExists(base.resolve("deployments/dispatch.ear.failed"));
         Files.deleteIfExists(base.resolve("deployments/dispatch.ear.deployed"));
+        DemoEar.export(ear, base.resolve("deployments"));
         return base;
     }
 
