@@ -28,9 +28,10 @@ public final class DevServer {
         Path runDir = Path.of(Database.envOr("DISPATCH_RUN_DIR", required("dispatch.run.dir"))).toAbsolutePath();
         int pgPort = Integer.parseInt(Database.envOr("DISPATCH_PG_PORT", "55432"));
 
-        Database db = Database.startOrConnect(runDir.resolve("pgdata"), pgPort);
+        Database db = Database.startOrConnect(runDir.resolve("pgdata"), pgPort, Database.Durability.DURABLE);
         System.out.println(db.embedded()
-                ? "Embedded PostgreSQL on port " + pgPort + ", data in " + runDir.resolve("pgdata")
+                ? "Embedded PostgreSQL on port " + pgPort + " (durable: fsync and synchronous commit on), data in "
+                        + runDir.resolve("pgdata")
                 : "Using the external PostgreSQL at " + db.url());
 
         Path base = prepareBaseDir(jbossHome, runDir.resolve("standalone"), ear);
