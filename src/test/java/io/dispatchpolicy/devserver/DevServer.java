@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>State lives under the run directory ({@code .run/} at the repository root unless
  * {@code DISPATCH_RUN_DIR} names another, see {@link RunSettings}): the embedded database's data and
- * WildFly's data and logs survive a restart; the server configuration and the EAR are refreshed from
- * the build every time.
+ * WildFly's data and logs survive a restart, and so does the server configuration once copied from
+ * the build ({@link KeptConfiguration}); the EAR is the build's, refreshed every time.
  */
 public final class DevServer {
 
@@ -71,7 +71,8 @@ public final class DevServer {
                         + runDir.resolve("pgdata")
                 : "Using the external PostgreSQL at " + db.url());
 
-        Trees.copy(jbossHome.resolve("standalone/configuration"), base.resolve("configuration"));
+        KeptConfiguration.prepare(jbossHome.resolve("standalone/configuration"), base.resolve("configuration"), run.resetConfig())
+                .message().ifPresent(System.out::println);
         String adminPassword = adminPassword(runDir);
         ConsoleAccounts.write(base.resolve("configuration"), Map.of(
                 "admin", new ConsoleAccounts.Account(adminPassword, "dispatch-admin")));
