@@ -61,7 +61,7 @@ public final class DevServer {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Stopping WildFly, then PostgreSQL...");
             if (server.get() != null) {
-                stop(server.get());
+                stop(server.get(), deployments);
             }
             db.close();
             System.out.println("Stopped.");
@@ -79,7 +79,10 @@ public final class DevServer {
         freshDeployment(ear, deployments);
 
         BootLog log = BootLog.mark(base.resolve("log/server.log"));
-        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin/standalone.sh").toString(),
+        // SIGINT ignored (which standalone.sh and the JVM it starts keep): Ctrl-C in the terminal reaches
+        // the whole process group, and WildFly must be stopped by the shutdown hook below, in order.
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "trap '' INT; exec \"$0\" \"$@\"",
+                jbossHome.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base,
                 "-Djboss.socket.binding.port-offset=" + run.portOffset()));
         command.addAll(List.of(db.serverProperties()));
@@ -128,8 +131,28 @@ public final class DevServer {
         DemoEar.export(builtEar, deployments);
     }
 
-    /** WildFly first and completely: it must not outlive the database it writes to. */
-    private static void stop(Process server) {
+    /**
+     * WildFly first and completely: it must not outlive the database it writes to. And the EAR is
+     * undeployed before WildFly is told to stop: a shutdown stops the batch runtime's job repository
+     * while jobs it has just stopped may still be writing their end, and stops every running job once
+     * per module of the EAR, which fails loudly for a job that ended in between; both log ERRORs. An
+     * undeploy leaves the repository up while the engine stops and awaits its running jobs.
+     */
+    private static void stop(Process server, Path deployments) {
+        Path deployed = deployments.resolve(DemoEar.NAME + ".deployed");
+        Path undeployed = deployments.resolve(DemoEar.NAME + ".undeployed");
+        try {
+            // the deployment scanner's way to undeploy; it answers with the .undeployed marker
+            if (server.isAlive() && Files.deleteIfExists(deployed)) {
+                System.out.println("Undeploying " + DemoEar.NAME + "...");
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (server.isAlive() && !Files.exists(undeployed) && System.nanoTime() < deadline) {
+                    server.waitFor(200, TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            System.out.println("Could not undeploy first (" + e + "); stopping WildFly");
+        }
         List<ProcessHandle> all = new ArrayList<>(server.descendants().toList());
         all.add(server.toHandle());
         all.forEach(ProcessHandle::destroy);
