@@ -8,7 +8,6 @@ import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
-import java.net.URL;
 import java.nio.file.Path;
 
 /**
@@ -31,17 +30,9 @@ public final class DemoEar {
         ear.addAsModule(ShrinkWrap.create(JavaArchive.class, "dispatch-demo.jar")
                 .addPackage(DemoTraffic.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
-                .addAsManifestResource(resource("demo/batch-jobs/demo-report.xml"), "batch-jobs/demo-report.xml"));
+                .addAsManifestResource("demo/batch-jobs/demo-report.xml", "batch-jobs/demo-report.xml"));
         Path target = deployments.resolve(NAME);
         ear.as(ZipExporter.class).exportTo(target.toFile(), true);
         return target;
-    }
-
-    private static URL resource(String name) {
-        URL url = DemoEar.class.getClassLoader().getResource(name);
-        if (url == null) {
-            throw new IllegalStateException("Missing test resource " + name);
-        }
-        return url;
     }
 }

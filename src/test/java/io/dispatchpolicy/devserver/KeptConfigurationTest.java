@@ -25,6 +25,11 @@ class KeptConfigurationTest {
         kept = tmp.resolve("run/standalone/configuration");
     }
 
+    private void firstRunThenAnOperatorsChange() throws IOException {
+        KeptConfiguration.prepare(build, kept, false);
+        Files.writeString(kept.resolve("standalone.xml"), "<server>operator's</server>");
+    }
+
     @Test
     void copiesTheBuildsWhenTheRunHasNone() throws IOException {
         KeptConfiguration.Prepared prepared = KeptConfiguration.prepare(build, kept, false);
@@ -35,8 +40,7 @@ class KeptConfigurationTest {
 
     @Test
     void keepsTheOperatorsChangesAtTheNextStart() throws IOException {
-        KeptConfiguration.prepare(build, kept, false);
-        Files.writeString(kept.resolve("standalone.xml"), "<server>operator's</server>");
+        firstRunThenAnOperatorsChange();
         KeptConfiguration.Prepared prepared = KeptConfiguration.prepare(build, kept, false);
         assertThat(prepared.outcome()).isEqualTo(KeptConfiguration.Outcome.KEPT);
         assertThat(prepared.message()).isEmpty();
@@ -45,8 +49,7 @@ class KeptConfigurationTest {
 
     @Test
     void warnsOnceEachStartWhileTheBuildsDiffersAndKeepsTheOperators() throws IOException {
-        KeptConfiguration.prepare(build, kept, false);
-        Files.writeString(kept.resolve("standalone.xml"), "<server>operator's</server>");
+        firstRunThenAnOperatorsChange();
         Files.writeString(build.resolve("standalone.xml"), "<server>build 2</server>");
         for (int start = 0; start < 2; start++) {
             KeptConfiguration.Prepared prepared = KeptConfiguration.prepare(build, kept, false);
@@ -60,8 +63,7 @@ class KeptConfigurationTest {
 
     @Test
     void resetTakesTheBuildsAndForgetsTheChange() throws IOException {
-        KeptConfiguration.prepare(build, kept, false);
-        Files.writeString(kept.resolve("standalone.xml"), "<server>operator's</server>");
+        firstRunThenAnOperatorsChange();
         Files.writeString(kept.resolve("operator-extra.properties"), "x");
         Files.writeString(build.resolve("standalone.xml"), "<server>build 2</server>");
 
