@@ -180,7 +180,8 @@ public final class DevServer {
                 return "WildFly exited (status " + server.exitValue() + ") before it was up";
             }
             if (Files.exists(failedMarker)) {
-                return "the deployment failed: " + Files.readString(failedMarker).strip().replaceAll("\\s*\\R\\s*", " ");
+                String why = Files.readString(failedMarker).strip().replaceAll("\\s*\\R\\s*", " ");
+                return "the deployment failed: " + (why.length() > 300 ? why.substring(0, 300) + "…" : why);
             }
             List<String> lines = log.lines();
             if (lines.stream().anyMatch(l -> l.contains(BootLog.STARTED_WITH_ERRORS))) {
