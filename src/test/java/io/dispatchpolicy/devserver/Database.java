@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The PostgreSQL the server uses: the external one named by {@code DISPATCH_DB_URL} (with
  * {@code DISPATCH_DB_USER} and {@code DISPATCH_DB_PASSWORD}) when that is set, otherwise an embedded
- * PostgreSQL on {@code port} whose data directory is kept, so data survives a restart.
+ * PostgreSQL on {@code port} whose data directory is kept, so data survives a restart: durable for
+ * the run command, fast for the system tests ({@link Durability}).
  */
 public final class Database implements AutoCloseable {
 
@@ -30,26 +32,51 @@ public final class Database implements AutoCloseable {
         this.password = password;
     }
 
-    public static Database startOrConnect(Path dataDirectory, int port) {
-        String external = System.getenv(URL_ENV);
-        if (external != null && !external.isBlank()) {
-            return new Database(null, external, envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, "postgres"));
+    /**
+     * How much an embedded PostgreSQL may lose. zonky starts it with {@code -F} (fsync off) and
+     * {@code synchronous_commit=off}: fast, and fine for data thrown away after a test run, but a
+     * crash of the machine (or of PostgreSQL, for the last commits) could lose or corrupt what an
+     * operator keeps.
+     */
+    public enum Durability {
+        /** The run command's: data kept across runs, so fsync, synchronous commit and full-page writes on. */
+        DURABLE,
+        /** The system tests': a fresh database every run, zonky's fast settings. */
+        FAST
+    }
+
+    public static Database startOrConnect(Path dataDirectory, int port, Durability durability) {
+        if (externalConfigured()) {
+            return new Database(null, System.getenv(URL_ENV), envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, "postgres"));
         }
         try {
             Files.createDirectories(dataDirectory);
-            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
                     // stopped by its owner, after WildFly: its own hook would race WildFly's shutdown
                     .setRegisterShutdownHook(false)
                     .setPort(port)
                     .setServerConfig("max_connections", "200")
-                    .setServerConfig("shared_buffers", "256MB")
-                    .start();
+                    .setServerConfig("shared_buffers", "256MB");
+            if (durability == Durability.DURABLE) {
+                // zonky's command line is "-p PORT -F -c k=v...": a later -c fsync=on overrides -F.
+                builder.setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on")
+                        .setServerConfig("full_page_writes", "on")
+                        // crash recovery of kept data after an unclean stop can outlast zonky's 10 s
+                        .setPGStartupWait(Duration.ofSeconds(120));
+            }
+            EmbeddedPostgres pg = builder.start();
             return new Database(pg, "jdbc:postgresql://localhost:" + port + "/postgres", "postgres", "postgres");
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start embedded PostgreSQL in " + dataDirectory, e);
         }
+    }
+
+    /** True when {@code DISPATCH_DB_URL} names a database: nothing is embedded then. */
+    public static boolean externalConfigured() {
+        return !envOr(URL_ENV, "").isEmpty();
     }
 
     /** The environment variable's value, or the fallback when it is unset or blank. */

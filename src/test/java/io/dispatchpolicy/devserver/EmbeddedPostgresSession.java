@@ -23,7 +23,7 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
         }
         Path dir = Path.of(System.getProperty("dispatch.test.pg.dir", "target/test-pgdata"));
         Trees.delete(dir);
-        database = Database.startOrConnect(dir, Integer.parseInt(port));
+        database = Database.startOrConnect(dir, Integer.parseInt(port), Database.Durability.FAST);
         System.setProperty("dispatch.test.db.url", database.url());
         System.setProperty("dispatch.test.db.user", database.user());
         System.setProperty("dispatch.test.db.password", database.password());

@@ -40,7 +40,6 @@ public class DispatchSettings {
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
     public static final String DATASOURCE = "dispatch.datasource";
-    public static final String DEMO_ENABLED = "dispatch.demo.enabled";
 
     /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
     /** Fairness half-life when nothing sets one (global, per policy, or in the console's view of a partition). */
@@ -49,7 +48,7 @@ public class DispatchSettings {
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
-            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE, DEMO_ENABLED);
+            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -172,10 +171,6 @@ public class DispatchSettings {
         return bool(TICK_ENABLED, true);
     }
 
-    public boolean demoEnabled() {
-        return bool(DEMO_ENABLED, false);
-    }
-
     private boolean bool(String property, boolean defaultValue) {
         String raw = raw(property).orElse(Boolean.toString(defaultValue)).strip();
         if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
@@ -209,7 +204,6 @@ public class DispatchSettings {
         admissionRetention();
         adapterThroughputTarget();
         tickEnabled();
-        demoEnabled();
         for (String name : propertyNames(PREFIX)) {
             if (!GLOBAL.contains(name) && !SERVER.contains(name) && !name.startsWith("dispatch.policy.")
                     && !name.startsWith("dispatch.test.") && !name.startsWith("dispatch.build.")) {

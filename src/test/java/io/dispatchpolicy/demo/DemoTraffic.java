@@ -1,17 +1,16 @@
 package io.dispatchpolicy.demo;
 
 import io.dispatchpolicy.api.Governed;
-import io.dispatchpolicy.config.DispatchSettings;
-import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
-import jakarta.batch.operations.JobOperator;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.batch.operations.JobOperator;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 
 /**
- * When the demo is enabled: every two seconds a few tenants submit reports through the governed
- * operator, and every forty seconds one tenant bursts 60 at once, so the console shows the throttle
- * and the concurrency cap holding it while the others flow.
+ * Every two seconds a few tenants submit reports through the governed operator, and every forty
+ * seconds one tenant bursts 60 at once, so the console shows the throttle and the concurrency cap
+ * holding it while the others flow.
  */
 @Singleton
 @Startup
@@ -29,21 +28,18 @@ public class DemoTraffic {
 
     private static final Logger LOG = Logger.getLogger(DemoTraffic.class.getName());
     private static final String[] TENANTS = {"acme", "globex", "initech", "umbrella", "hooli"};
-
-    @Inject
-    DispatchSettings settings;
+    private static final Duration QUIET_FOR = Duration.ofMinutes(1);
 
     @Inject
     @Governed
     JobOperator jobs;
 
-    @Inject
-    DatabaseOutage outage;
-
-    private int calls;
-
     @Resource
     ManagedThreadFactory threads;
+
+    private int calls;
+    private long lastWarning;
+    private boolean failing;
 
     private volatile boolean stopping;
     private Thread loop;
@@ -73,17 +69,32 @@ public class DemoTraffic {
         }
     }
 
+    // While the database is down every submission fails, every two seconds: the first failure of a
+    // minute is logged, in one line (the engine itself reports the outage), the rest are counted.
     private void submit() {
-        if (!settings.demoEnabled() || outage.isDown()) {
-            return;
-        }
         try {
             burst();
+            if (failing) {
+                failing = false;
+                LOG.info("Demo traffic submits again");
+            }
         } catch (RuntimeException e) {
-            if (!outage.absorbs(e)) {
-                LOG.warning(() -> "Demo traffic could not submit: " + e);
+            failing = true;
+            long now = System.nanoTime();
+            if (lastWarning == 0 || now - lastWarning >= QUIET_FOR.toNanos()) {
+                lastWarning = now;
+                LOG.warning(() -> "Demo traffic could not submit (logged at most once a minute): " + oneLine(e));
             }
         }
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String what = root == e ? e.toString() : e.getClass().getName() + " caused by " + root;
+        return what.replaceAll("\\s*\\R\\s*", " ");
     }
 
     private void burst() {
