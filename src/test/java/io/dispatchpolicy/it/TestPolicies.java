@@ -139,6 +139,12 @@ public class TestPolicies {
                 .build();
     }
 
+    /** Waiting jobs gain one priority a second, up to 3. */
+    @Produces
+    Policy aging() {
+        return byTenantWith("it-aging").agePriority(Duration.ofSeconds(1), 1, 3).build();
+    }
+
     /** Jobs submitted for later. */
     @Produces
     Policy later() {

@@ -76,7 +76,7 @@ public class DefaultStagingService implements StagingService {
             submissions.add(assign(policy, jobName, validated, validated, priority, due));
         }
         String user = permission.authorize("start");
-        long[] ids = staging.stage(policy.name(), jobName, user, submissions, null);
+        long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return ids;
     }
@@ -111,7 +111,8 @@ public class DefaultStagingService implements StagingService {
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
                 new Long[] {null, null});
         String user = permission.authorize("restart");
-        long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId))[0];
+        long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
+                policy.priorityAging().orElse(null))[0];
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return id;
     }

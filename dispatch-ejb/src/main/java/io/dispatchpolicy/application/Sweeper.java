@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.SweepRepository;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -26,6 +27,20 @@ public class Sweeper {
 
     @Inject
     DispatchSettings settings;
+
+    @Inject
+    StagingRepository staging;
+
+    /** Waiting jobs aged per call at most; more wait for the next call a second later. */
+    public static final int AGE_BATCH = 10_000;
+
+    /**
+     * Raises the priorities of waiting jobs whose policy ages them (ADR 0009); every node does it, the
+     * rows are taken with SKIP LOCKED. @return jobs aged
+     */
+    public int agePriorities() {
+        return staging.agePriorities(AGE_BATCH);
+    }
 
     /** @return rows deleted; 0 also when another node holds the sweep */
     public int sweep() {

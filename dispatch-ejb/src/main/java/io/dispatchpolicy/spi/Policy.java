@@ -44,6 +44,7 @@ public final class Policy {
     private final ContextFunction context;
     private final PartitionFunction partitionBy;
     private final PriorityFunction priority;
+    private final PriorityAging aging;
     private final Integer admissionBatchSize;
     private final List<DeclaredGate> gates;
     private final List<String> adaptiveGateIds;
@@ -59,6 +60,7 @@ public final class Policy {
         this.context = b.context;
         this.partitionBy = b.partitionBy;
         this.priority = b.priority;
+        this.aging = b.aging;
         this.admissionBatchSize = b.admissionBatchSize;
         this.gates = List.copyOf(b.gates);
         // facts of the declaration that admission and every job's completion ask for: derived once
@@ -131,6 +133,11 @@ public final class Policy {
         return partitionBy;
     }
 
+    /** How waiting jobs gain priority, if the policy ages them. */
+    public Optional<PriorityAging> priorityAging() {
+        return Optional.ofNullable(aging);
+    }
+
     /** The priority function; without one every job of the policy has priority 0. */
     public PriorityFunction priorityFunction() {
         return priority;
@@ -153,6 +160,7 @@ public final class Policy {
         private ContextFunction context = Builder::allParameters;
         private PartitionFunction partitionBy;
         private PriorityFunction priority = context -> 0;
+        private PriorityAging aging;
         private Integer admissionBatchSize;
         private final List<DeclaredGate> gates = new ArrayList<>();
         private final Map<String, Integer> gatesPerType = new HashMap<>();
@@ -199,6 +207,16 @@ public final class Policy {
          */
         public Builder priority(PriorityFunction priority) {
             this.priority = Objects.requireNonNull(priority, "priority");
+            return this;
+        }
+
+        /**
+         * Ages waiting jobs: each gains {@code step} priority for every {@code every} it waits, up to
+         * {@code cap}, so low priorities are not starved forever. Raised in the background about once a
+         * second (ADR 0009), never computed in the claim.
+         */
+        public Builder agePriority(Duration every, int step, int cap) {
+            this.aging = new PriorityAging(every, step, cap);
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.dispatchpolicy.infrastructure.persistence;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.domain.model.Submission;
+import io.dispatchpolicy.spi.PriorityAging;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -55,12 +56,17 @@ public class StagingRepository {
                 RETURNING p.id, p.partition_key),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority, due_at)
-                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart, j.priority,
-                       CASE WHEN j.at IS NOT NULL THEN to_timestamp(j.at / 1000.0)
-                            WHEN j.delay IS NOT NULL THEN clock_timestamp() + make_interval(secs => j.delay / 1000.0) END
-                  FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
-                       WITH ORDINALITY AS j(k, params, restart, priority, delay, at, ord)
+                                                  priority, due_at, next_age_at, age_every_ms, age_step, age_cap)
+                SELECT parts.id, ?, j.params::jsonb, ?, clock_timestamp(), j.restart, j.priority, j.due,
+                       CASE WHEN a.every IS NOT NULL AND j.priority < a.cap
+                            THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => a.every / 1000.0) END,
+                       a.every, a.step, a.cap
+                  FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
+                                         WHEN u.delay IS NOT NULL
+                                         THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
+                          FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                               WITH ORDINALITY AS u(k, params, restart, priority, delay, at, ord)) j
+                 CROSS JOIN (SELECT ?::bigint AS every, ?::int AS step, ?::int AS cap) a
                   JOIN parts ON parts.partition_key = j.k
                  ORDER BY j.ord
                 RETURNING id)
@@ -132,34 +138,77 @@ public class StagingRepository {
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
     // Scheduled jobs whose time has come join their partitions' waiting sets: the earliest first, off
-    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled. The
-    // partitions are locked in LOCK_ORDER like every multi-partition statement. SKIP LOCKED: two nodes
-    // promoting at once take disjoint rows.
+    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled.
+    // Locks go partition first, then its rows — the order of admission and drain, so none of them can
+    // wait on the other in a cycle — and both SKIP LOCKED: a partition being admitted or drained, or a
+    // row another node is promoting, waits for the next iteration.
     private static final String PROMOTE = """
-            WITH due AS MATERIALIZED (
-                SELECT id, partition_id, priority FROM dispatch.staged_jobs
+            WITH candidates AS MATERIALIZED (
+                SELECT id, partition_id FROM dispatch.staged_jobs
                  WHERE due_at IS NOT NULL AND due_at <= clock_timestamp()
                  ORDER BY due_at
-                 LIMIT ?
+                 LIMIT ?),
+            locked AS MATERIALIZED (
+                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM candidates)
+                 ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
+            due AS MATERIALIZED (
+                SELECT s.id, s.partition_id, s.priority FROM dispatch.staged_jobs s
+                 WHERE s.id IN (SELECT id FROM candidates) AND s.partition_id IN (SELECT id FROM locked)
+                   AND s.due_at IS NOT NULL
                    FOR UPDATE SKIP LOCKED),
             per AS (
                 SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
-            locked AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM per)
-                 ORDER BY LOCK_ORDER FOR UPDATE),
             promoted AS (
                 UPDATE dispatch.staged_jobs s SET due_at = NULL FROM due WHERE s.id = due.id RETURNING s.id)
             UPDATE dispatch.partitions p
                SET top_priority = CASE WHEN p.pending_count = 0 THEN per.top ELSE greatest(p.top_priority, per.top) END,
                    pending_count = p.pending_count + per.n,
                    scheduled_count = p.scheduled_count - per.n
-              FROM per JOIN locked ON locked.id = per.partition_id
+              FROM per
              WHERE p.id = per.partition_id
             RETURNING per.n
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
+    // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
+    // their cap, off the top of staged_jobs_age_idx (bounded). The same lock order as promotion, the same
+    // SKIP LOCKED; a partition's top_priority is raised for its waiting rows.
+    private static final String AGE = """
+            WITH candidates AS MATERIALIZED (
+                SELECT id, partition_id FROM dispatch.staged_jobs
+                 WHERE next_age_at IS NOT NULL AND next_age_at <= clock_timestamp()
+                 ORDER BY next_age_at
+                 LIMIT ?),
+            locked AS MATERIALIZED (
+                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM candidates)
+                 ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
+            aging AS MATERIALIZED (
+                SELECT s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps
+                  FROM dispatch.staged_jobs s
+                 WHERE s.id IN (SELECT id FROM candidates) AND s.partition_id IN (SELECT id FROM locked)
+                   AND s.next_age_at IS NOT NULL
+                   FOR UPDATE SKIP LOCKED),
+            aged AS (
+                UPDATE dispatch.staged_jobs s
+                   SET priority = least(s.age_cap::bigint, s.priority + s.age_step::bigint * aging.steps)::int,
+                       next_age_at = CASE WHEN s.priority + s.age_step::bigint * aging.steps >= s.age_cap THEN NULL
+                                          ELSE s.next_age_at + make_interval(secs => s.age_every_ms * aging.steps / 1000.0) END
+                  FROM aging
+                 WHERE s.id = aging.id
+                RETURNING s.partition_id, s.priority, s.due_at IS NULL AND s.parked_at IS NULL AS waiting),
+            raised AS (
+                UPDATE dispatch.partitions p SET top_priority = greatest(p.top_priority, per.top)
+                  FROM (SELECT partition_id, max(priority) AS top FROM aged WHERE waiting GROUP BY partition_id) per
+                 WHERE p.id = per.partition_id AND p.pending_count > 0)
+            SELECT count(*) FROM aged
+            """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
+
     @Inject
     Jdbc jdbc;
+
+    /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
+    public int agePriorities(int limit) {
+        return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
+    }
 
     /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */
     public int promoteDue(int limit) {
@@ -191,10 +240,11 @@ public class StagingRepository {
      * Stages submissions of one job for one policy, in the caller's transaction.
      *
      * @param restartOf for restarts, the execution each submission restarts (same order); else null
+     * @param aging     the policy's priority aging, or null
      * @return submission ids in the order of {@code submissions}
      */
     public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
-                        List<Long> restartOf) {
+                        List<Long> restartOf, PriorityAging aging) {
         long[] ids = new long[submissions.size()];
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
@@ -246,6 +296,9 @@ public class StagingRepository {
                 st.setArray(13, Jdbc.ints(c, priorityColumn));
                 st.setArray(14, Jdbc.longs(c, delayColumn));
                 st.setArray(15, Jdbc.longs(c, atColumn));
+                st.setObject(16, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
+                st.setObject(17, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
+                st.setObject(18, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);

@@ -66,6 +66,8 @@ public class NodeLifecycle {
     /** How long a stopping node waits for its running jobs to end after asking them to stop. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
     private static final long FIRST_RECOVERY_MS = 1_000;
+    /** How often waiting jobs of aging policies are raised: the resolution of agePriority's period. */
+    private static final long AGING_INTERVAL_MS = 1_000;
 
     @Inject
     DispatchSettings settings;
@@ -129,7 +131,7 @@ public class NodeLifecycle {
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
     }
 
-    /** Heartbeat, recovery and sweep, each on its own interval, one at a time. */
+    /** Heartbeat, recovery, priority aging and sweep, each on its own interval, one at a time. */
     private void maintain() {
         long heartbeat = settings.heartbeatInterval().toMillis();
         long recoveryInterval = settings.recoveryInterval().toMillis();
@@ -138,6 +140,7 @@ public class NodeLifecycle {
         long nextHeartbeat = now; // at once: that takes this boot's liveness lock
         long nextRecovery = now + FIRST_RECOVERY_MS;
         long nextSweep = now + sweep;
+        long nextAging = now + AGING_INTERVAL_MS;
         while (!stopping) {
             now = System.currentTimeMillis();
             if (recoverNow) {
@@ -154,6 +157,14 @@ public class NodeLifecycle {
                     nextRecovery = now + recoveryInterval;
                     attempt("recovery", this::recover);
                 }
+                if (now >= nextAging) {
+                    nextAging = now + AGING_INTERVAL_MS;
+                    attempt("priority aging", () -> {
+                        while (sweeper.agePriorities() >= Sweeper.AGE_BATCH) {
+                            // a full batch: more may be due
+                        }
+                    });
+                }
                 if (now >= nextSweep) {
                     nextSweep = now + sweep;
                     attempt("sweep", () -> {
@@ -163,7 +174,8 @@ public class NodeLifecycle {
                     });
                 }
             }
-            long wait = Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep) - System.currentTimeMillis();
+            long wait = Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging)
+                    - System.currentTimeMillis();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(wait, 1_000))));
         }
     }
