@@ -158,6 +158,16 @@ public class TestSupport {
         return strings("SELECT batchstatus FROM job_execution WHERE jobexecutionid = ?", executionId).get(0);
     }
 
+    /**
+     * {@code EXPLAIN (ANALYZE, FORMAT JSON)} of a statement, in a transaction rolled back afterwards:
+     * the plan PostgreSQL really ran, without its effects.
+     */
+    public String explainAndRollBack(String sql, Object... args) {
+        String plan = strings("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, args).get(0);
+        context.setRollbackOnly();
+        return plan;
+    }
+
     public int update(String sql, Object... args) {
         return jdbc.update(sql, (c, st) -> bind(st, args));
     }

@@ -81,6 +81,9 @@ public class PartitionRepository {
             SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE pending_count > 0
             """;
 
+    /** The claim as it runs (one parameter: the limit), for tests that assert its plan. */
+    public static final String CLAIM_SQL = CLAIM;
+
     @Inject
     Jdbc jdbc;
 

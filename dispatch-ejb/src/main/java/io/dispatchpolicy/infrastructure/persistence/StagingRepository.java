@@ -138,22 +138,25 @@ public class StagingRepository {
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
     // Scheduled jobs whose time has come join their partitions' waiting sets: the earliest first, off
-    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled.
+    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled. The
+    // bound is statement_timestamp(), not clock_timestamp(): a volatile function cannot bound an index
+    // scan, and the scan would filter every scheduled row (seen with EXPLAIN, docs/benchmarks.md);
+    // rows are then fetched by primary key (= ANY(ARRAY(...))), never by scanning the due index again.
     // Locks go partition first, then its rows — the order of admission and drain, so none of them can
     // wait on the other in a cycle — and both SKIP LOCKED: a partition being admitted or drained, or a
     // row another node is promoting, waits for the next iteration.
     private static final String PROMOTE = """
             WITH candidates AS MATERIALIZED (
                 SELECT id, partition_id FROM dispatch.staged_jobs
-                 WHERE due_at IS NOT NULL AND due_at <= clock_timestamp()
+                 WHERE due_at IS NOT NULL AND due_at <= statement_timestamp()
                  ORDER BY due_at
                  LIMIT ?),
             locked AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM candidates)
+                SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
                  ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
             due AS MATERIALIZED (
                 SELECT s.id, s.partition_id, s.priority FROM dispatch.staged_jobs s
-                 WHERE s.id IN (SELECT id FROM candidates) AND s.partition_id IN (SELECT id FROM locked)
+                 WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
                    AND s.due_at IS NOT NULL
                    FOR UPDATE SKIP LOCKED),
             per AS (
@@ -175,16 +178,16 @@ public class StagingRepository {
     private static final String AGE = """
             WITH candidates AS MATERIALIZED (
                 SELECT id, partition_id FROM dispatch.staged_jobs
-                 WHERE next_age_at IS NOT NULL AND next_age_at <= clock_timestamp()
+                 WHERE next_age_at IS NOT NULL AND next_age_at <= statement_timestamp()
                  ORDER BY next_age_at
                  LIMIT ?),
             locked AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT partition_id FROM candidates)
+                SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
                  ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
             aging AS MATERIALIZED (
                 SELECT s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps
                   FROM dispatch.staged_jobs s
-                 WHERE s.id IN (SELECT id FROM candidates) AND s.partition_id IN (SELECT id FROM locked)
+                 WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
                    AND s.next_age_at IS NOT NULL
                    FOR UPDATE SKIP LOCKED),
             aged AS (
@@ -201,6 +204,11 @@ public class StagingRepository {
                  WHERE p.id = per.partition_id AND p.pending_count > 0)
             SELECT count(*) FROM aged
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
+
+    /** These statements as they run, for tests that assert their plans. */
+    public static final String TAKE_SQL = TAKE;
+    public static final String PROMOTE_SQL = PROMOTE;
+    public static final String AGE_SQL = AGE;
 
     @Inject
     Jdbc jdbc;
