@@ -137,28 +137,42 @@ public class StagingRepository {
             SELECT count(*) FROM gone
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
-    // Scheduled jobs whose time has come join their partitions' waiting sets: the earliest first, off
-    // the top of staged_jobs_due_idx, so the cost is the number due, never the number scheduled. The
-    // bound is statement_timestamp(), not clock_timestamp(): a volatile function cannot bound an index
-    // scan, and the scan would filter every scheduled row (seen with EXPLAIN, docs/benchmarks.md);
-    // rows are then fetched by primary key (= ANY(ARRAY(...))), never by scanning the due index again.
-    // Locks go partition first, then its rows — the order of admission and drain, so none of them can
-    // wait on the other in a cycle — and both SKIP LOCKED: a partition being admitted or drained, or a
-    // row another node is promoting, waits for the next iteration.
-    private static final String PROMOTE = """
-            WITH candidates AS MATERIALIZED (
-                SELECT id, partition_id FROM dispatch.staged_jobs
-                 WHERE due_at IS NOT NULL AND due_at <= statement_timestamp()
-                 ORDER BY due_at
-                 LIMIT ?),
-            locked AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
-                 ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
-            due AS MATERIALIZED (
-                SELECT s.id, s.partition_id, s.priority FROM dispatch.staged_jobs s
-                 WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
-                   AND s.due_at IS NOT NULL
-                   FOR UPDATE SKIP LOCKED),
+    /**
+     * The common start of the statements that act on staged rows when a time stored on them has passed
+     * (promotion: {@code due_at}; aging: {@code next_age_at}): up to {@code ?} such rows, earliest
+     * first, off the top of the column's partial index — so the cost is the number due, never the number
+     * waiting for a later time. The bound is {@code statement_timestamp()}, not
+     * {@code clock_timestamp()}: a volatile function cannot bound an index scan, and the scan would
+     * filter every row not yet due (seen with EXPLAIN, docs/benchmarks.md). Then their partitions are
+     * locked, then the rows themselves fetched by primary key and locked: partition before row, the
+     * order of admission and drain, so none of them waits on another in a cycle; both SKIP LOCKED, so
+     * a partition being admitted or drained, or a row another node holds, waits for the next pass.
+     *
+     * @param column  the time column
+     * @param cte     the name of the CTE of locked rows
+     * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
+     */
+    private static String pastDue(String column, String cte, String columns) {
+        return """
+                WITH candidates AS MATERIALIZED (
+                    SELECT id, partition_id FROM dispatch.staged_jobs
+                     WHERE COLUMN IS NOT NULL AND COLUMN <= statement_timestamp()
+                     ORDER BY COLUMN
+                     LIMIT ?),
+                locked AS MATERIALIZED (
+                    SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
+                     ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
+                CTE AS MATERIALIZED (
+                    SELECT COLUMNS FROM dispatch.staged_jobs s
+                     WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
+                       AND s.COLUMN IS NOT NULL
+                       FOR UPDATE SKIP LOCKED),
+                """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER).replace("COLUMNS", columns)
+                .replace("COLUMN", column).replace("CTE", cte);
+    }
+
+    // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority).
+    private static final String PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority") + """
             per AS (
                 SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
             promoted AS (
@@ -170,26 +184,12 @@ public class StagingRepository {
               FROM per
              WHERE p.id = per.partition_id
             RETURNING per.n
-            """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
+            """;
 
     // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
-    // their cap, off the top of staged_jobs_age_idx (bounded). The same lock order as promotion, the same
-    // SKIP LOCKED; a partition's top_priority is raised for its waiting rows.
-    private static final String AGE = """
-            WITH candidates AS MATERIALIZED (
-                SELECT id, partition_id FROM dispatch.staged_jobs
-                 WHERE next_age_at IS NOT NULL AND next_age_at <= statement_timestamp()
-                 ORDER BY next_age_at
-                 LIMIT ?),
-            locked AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
-                 ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
-            aging AS MATERIALIZED (
-                SELECT s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps
-                  FROM dispatch.staged_jobs s
-                 WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
-                   AND s.next_age_at IS NOT NULL
-                   FOR UPDATE SKIP LOCKED),
+    // their cap (then they leave the aging index); their partitions' top_priority follows for waiting rows.
+    private static final String AGE = pastDue("next_age_at", "aging",
+            "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps") + """
             aged AS (
                 UPDATE dispatch.staged_jobs s
                    SET priority = least(s.age_cap::bigint, s.priority + s.age_step::bigint * aging.steps)::int,
@@ -203,7 +203,7 @@ public class StagingRepository {
                   FROM (SELECT partition_id, max(priority) AS top FROM aged WHERE waiting GROUP BY partition_id) per
                  WHERE p.id = per.partition_id AND p.pending_count > 0)
             SELECT count(*) FROM aged
-            """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
+            """;
 
     /** These statements as they run, for tests that assert their plans. */
     public static final String TAKE_SQL = TAKE;
