@@ -69,7 +69,7 @@ public class DefaultStagingService implements StagingService {
             return new long[0];
         }
         OptionalInt priority = SubmitOption.priorityOf(options);
-        Long[] due = due(SubmitOption.dueOf(options));
+        Due due = due(SubmitOption.dueOf(options));
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
@@ -109,7 +109,7 @@ public class DefaultStagingService implements StagingService {
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                new Long[] {null, null});
+                Due.NOW);
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null))[0];
@@ -119,13 +119,13 @@ public class DefaultStagingService implements StagingService {
 
 
     /**
-     * A delay or time as {delay ms, at epoch ms}. Past times and negative delays mean due at once (the
+     * A delay or time as the staging statement takes it. Past times and negative delays mean due at once (the
      * database decides: it promotes them at the next tick); beyond the horizon is a mistake. The horizon
      * is checked on this server's clock, which is close enough for ten years.
      */
-    private static Long[] due(Optional<SubmitOption.Due> due) {
+    private static Due due(Optional<SubmitOption.Due> due) {
         if (due.isEmpty()) {
-            return new Long[] {null, null};
+            return Due.NOW;
         }
         Duration delay = due.get().delay();
         Instant at = due.get().at();
@@ -134,17 +134,17 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("A job can be submitted at most " + SubmitOption.HORIZON.toDays()
                     + " days ahead; " + (delay != null ? "delay " + delay : "at " + at) + " is further");
         }
-        return delay != null ? new Long[] {Math.max(0, delay.toMillis()), null} : new Long[] {null, at.toEpochMilli()};
+        return delay != null ? new Due(Math.max(0, delay.toMillis()), null) : new Due(null, at.toEpochMilli());
     }
 
     /**
      * @param effective the parameters the job will run with: what the policy sees
      * @param stored    the parameters to stage (for a restart, only the restart's own)
      * @param priority  the caller's priority, else the policy's priority function decides
-     * @param due       {delay ms, at epoch ms}, each null when not set
+     * @param due       when the job is due
      */
     private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                                     OptionalInt priority, Long[] due) {
+                                     OptionalInt priority, Due due) {
         Map<String, Object> context;
         Object key;
         try {
@@ -177,6 +177,11 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
                     + jobName + "': " + e, e);
         }
-        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority, due[0], due[1]);
+        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority, due.delayMillis(), due.atMillis());
+    }
+
+    /** A staged job's delay (ms after staging) or time (epoch ms); both null when it is due at once. */
+    private record Due(Long delayMillis, Long atMillis) {
+        static final Due NOW = new Due(null, null);
     }
 }
