@@ -55,6 +55,12 @@ class ConsoleBrowserIT {
                 + "now() + interval '1 hour', now()) ON CONFLICT DO NOTHING");
         sql("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES ('it-flow', ?, "
                 + "jsonb_build_object('tenant', ?::text)) ON CONFLICT DO NOTHING", XSS_KEY, XSS_KEY);
+        // a dead job of a policy this deployment does not declare: a retry waits (unknown_policy), never runs
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key) VALUES ('browser-ghost', 'dead-tenant') ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.dead_jobs (submission_id, partition_id, job_name, execution_id, attempts, priority, exit_status, error) "
+                + "SELECT s, id, 'ghost-job', -s, 3, 0, 'FAILED', 'step run: java.lang.IllegalStateException: boom ' || s "
+                + "FROM dispatch.partitions, (VALUES (-9101), (-9102)) v(s) "
+                + "WHERE policy_name = 'browser-ghost' AND partition_key = 'dead-tenant' ON CONFLICT DO NOTHING");
         browser = Browser.start();
     }
 
@@ -166,6 +172,42 @@ class ConsoleBrowserIT {
         click(d, By.id("policies:confirm-yes"));
         wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("policies:messages"), "Not allowed"));
         assertThat(paused("it-pause")).isFalse();
+    }
+
+    @Test
+    void anAdminRetriesADeadJobNowAndAViewerCannot() throws SQLException {
+        WebDriver viewer = logIn("viewer");
+        open(viewer, "nav-dead");
+        wait(viewer).until(ExpectedConditions.textToBePresentInElementLocated(By.id("dead:table"), "boom -9102"));
+        click(viewer, By.cssSelector("button.retry--9102"));
+        wait(viewer).until(ExpectedConditions.textToBePresentInElementLocated(By.id("dead:messages"), "Not allowed"));
+        assertThat(count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = -9102")).isEqualTo(1);
+
+        WebDriver d = logIn("admin");
+        assertThat(Long.parseLong(d.findElement(By.id("total-dead")).getText())).isGreaterThanOrEqualTo(2);
+        open(d, "nav-dead");
+        d.findElement(By.id("dead:text")).sendKeys("boom -910");
+        click(d, By.id("dead:apply"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("dead:table"), "boom -9101"));
+        browser.screenshot(SHOTS.resolve("dead.png"));
+        click(d, By.cssSelector("button.retry--9102"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("dead:messages"), "Retrying 1 of 1"));
+        assertThat(count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = -9102")).isZero();
+        assertThat(count("SELECT attempt FROM dispatch.staged_jobs WHERE id = -9102 AND restart_of = 9102")).isEqualTo(4);
+        assertThat(d.findElement(By.id("dead:table")).getText()).doesNotContain("boom -9102").contains("boom -9101");
+
+        click(d, By.cssSelector("button.discard--9101"));
+        click(d, By.id("dead:confirm-yes"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("dead:messages"), "Discarded 1 of 1"));
+        assertThat(count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = -9101")).isZero();
+        sql("DELETE FROM dispatch.staged_jobs WHERE id = -9102");
+        sql("UPDATE dispatch.partitions SET pending_count = 0, top_priority = 0 WHERE policy_name = 'browser-ghost'");
+    }
+
+    private static long count(String sql) throws SQLException {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : -1;
+        }
     }
 
     private static boolean paused(String policy) throws SQLException {

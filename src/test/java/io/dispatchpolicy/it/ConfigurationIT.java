@@ -61,6 +61,21 @@ class ConfigurationIT extends EngineTest {
     }
 
     @Test
+    void retriesAreConfiguredWithConstantsOverTheDeclaration() {
+        assertThat(policies.effective("it-autoretry").retries().describe()).isEqualTo("1.0 s, at most 2 retries");
+        assertThat(policies.effective("it-throttle").retries().declared()).as("none declared").isFalse();
+        set("dispatch.policy.it-autoretry.retry.max-retries", "4");
+        assertThat(policies.effective("it-autoretry").retries().describe()).isEqualTo("1.0 s, at most 4 retries");
+        set("dispatch.policy.it-autoretry.retry.interval", "exponential");
+        assertThat(policies.effective("it-autoretry").retries().describe()).isEqualTo("exponential, at most 4 retries");
+        set("dispatch.policy.it-throttle.retry.interval", "2.5");
+        assertThat(policies.effective("it-throttle").retries().describe()).isEqualTo("2.5 s, at most 10 retries");
+        set("dispatch.policy.it-flow.retry.max-retries", "3");
+        assertThat(policies.effective("it-flow").retries().describe()).isEqualTo("exponential, at most 3 retries");
+        policies.validateSettings();
+    }
+
+    @Test
     void invalidValuesAreRefusedWithThePropertysName() {
         refused("dispatch.policy.it-flow.admision-batch-size", "5", policies::validateSettings);
         refused("dispatch.policy.it-throttle.gate.nope.rate", "1", policies::validateSettings);
@@ -68,6 +83,8 @@ class ConfigurationIT extends EngineTest {
         refused("dispatch.tick-admission-budget", "-1", settings::validate);
         refused("dispatch.no-such-knob", "1", settings::validate);
         refused("dispatch.policy.ghost.admission-batch-size", "1", policies::validateSettings);
+        refused("dispatch.policy.it-flow.retry.interval", "soon", policies::validateSettings);
+        refused("dispatch.policy.it-flow.retry.max-retries", "-2", policies::validateSettings);
 
         policies.validateSettings();
         settings.validate();
@@ -89,6 +106,13 @@ class ConfigurationIT extends EngineTest {
         db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, created_at, last_admitted_at) "
                 + "VALUES ('it-fair', 'long-gone', now() - interval '3 days', now() - interval '2 days')");
         db.update("INSERT INTO dispatch.partitions (policy_name, partition_key) VALUES ('it-fair', 'fresh')");
+        // dead jobs: one past dispatch.dead-retention (90 days), one not; the latter keeps its idle partition
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, created_at, last_admitted_at) "
+                + "VALUES ('it-fair', 'has-dead', now() - interval '200 days', now() - interval '100 days')");
+        long hasDead = partitionId("it-fair", "has-dead");
+        db.update("INSERT INTO dispatch.dead_jobs (submission_id, partition_id, job_name, execution_id, attempts, priority, died_at) "
+                + "VALUES (-81, ?, 'it-fair', -81, 3, 0, now() - interval '91 days'), (-82, ?, 'it-fair', -82, 3, 0, now() - interval '89 days')",
+                hasDead, hasDead);
 
         while (sweeper.sweep() > 0) {
             // until nothing is left to sweep
@@ -97,6 +121,11 @@ class ConfigurationIT extends EngineTest {
         assertThat(db.count("SELECT count(*) FROM dispatch.admissions WHERE submission_id = -77")).isZero();
         assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE partition_key = 'long-gone'")).isZero();
         assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE partition_key = 'fresh'")).isEqualTo(1);
+        assertThat(db.strings("SELECT submission_id::text FROM dispatch.dead_jobs WHERE partition_id = ?", hasDead))
+                .containsExactly("-82");
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id = ?", hasDead)).as("kept for its dead job").isEqualTo(1);
+        db.update("DELETE FROM dispatch.dead_jobs WHERE partition_id = ?", hasDead);
+        db.update("DELETE FROM dispatch.partitions WHERE id = ?", hasDead);
     }
 
     @Test

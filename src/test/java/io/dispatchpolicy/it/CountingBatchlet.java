@@ -30,6 +30,11 @@ public class CountingBatchlet extends AbstractBatchlet {
     @BatchProperty
     String tenant;
 
+    /** When it fails: the job's exit status to fail with (a retry function reads it). */
+    @Inject
+    @BatchProperty
+    String exitStatus;
+
     private volatile Thread running;
 
     @Override
@@ -47,6 +52,9 @@ public class CountingBatchlet extends AbstractBatchlet {
                 }
             }
             if ("true".equals(fail)) {
+                if (exitStatus != null && !exitStatus.isEmpty()) {
+                    job.setExitStatus(exitStatus);
+                }
                 throw new IllegalStateException("failing as asked");
             }
             return "COMPLETED";

@@ -183,11 +183,14 @@ class EngineSafetyIT extends EngineTest {
     }
 
     @Test
-    void withBypassTheRestartStartsAtOnce() {
+    void withBypassTheRestartSkipsTheGatesAtTheNextIteration() {
         UUID dead = db.deadNode("crashed-node-2");
         TestSupport.Running lost = db.startedOn(dead, "it-crash-bypass", "k2");
 
         assertThat(recovery.releaseDeadNodesJobs()).isGreaterThanOrEqualTo(1);
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ? AND bypass AND due_at IS NOT NULL",
+                lost.submissionId())).as("staged to bypass the gates").isEqualTo(1);
+        assertThat(ticks.iterate().admitted()).isEqualTo(1);
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ?", lost.submissionId())).isZero();
         long restart = dispatch.status(lost.submissionId()).executionId().orElseThrow();
         assertThat(restart).isNotEqualTo(lost.executionId());

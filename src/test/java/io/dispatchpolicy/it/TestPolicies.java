@@ -2,6 +2,8 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.Retries;
+import io.dispatchpolicy.spi.RetryDecision;
 import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -149,6 +151,38 @@ public class TestPolicies {
     @Produces
     Policy later() {
         return byTenantWith("it-later").build();
+    }
+
+    /** Automatic retries: a second apart, two at most. */
+    @Produces
+    Policy autoRetry() {
+        return byTenantWith("it-autoretry").retry(Retries.fixed(Duration.ofSeconds(1)).maxRetries(2)).build();
+    }
+
+    /** A custom retry rule: a FATAL exit status stops at once; anything else is retried a second later. */
+    @Produces
+    Policy stopRetry() {
+        return byTenantWith("it-stopretry").retry(Retries.custom((failed, retry) -> "FATAL".equals(failed.getExitStatus())
+                ? RetryDecision.stop() : RetryDecision.after(Duration.ofSeconds(1))).maxRetries(5)).build();
+    }
+
+    /** No retry at all (maxRetries 0): a failed job is dead at once. */
+    @Produces
+    Policy deadNow() {
+        return byTenantWith("it-deadnow").retry(Retries.fixed(Duration.ZERO).maxRetries(0)).build();
+    }
+
+    /** A chunk job retried at once, once. */
+    @Produces
+    Policy chunkRetry() {
+        return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
+    }
+
+    /** One slot, but retries go straight to JBeret (two seconds after the failure). */
+    @Produces
+    Policy bypassRetry() {
+        return byTenantWith("it-bypass-retry").gate(Gate.concurrency(1)).retryStrategy(RetryStrategy.BYPASS)
+                .retry(Retries.fixed(Duration.ofSeconds(2)).maxRetries(1)).build();
     }
 
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */

@@ -2,6 +2,7 @@ package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 
 import java.util.List;
 
@@ -13,6 +14,21 @@ public interface AdmissionService {
      * partitions' waiting sets, in a short transaction of its own; @return how many.
      */
     int promoteDue(int limit);
+
+    /** Up to {@code limit} due restarts that bypass the gates (read only; each is admitted by {@link #admitBypassed}). */
+    List<StagingRepository.DueBypass> bypassedDue(int limit);
+
+    /**
+     * Admits one due restart that bypasses the gates (its policy's retry strategy is bypass): the same
+     * atomic admission, no gate or budget; a paused partition keeps it. @return false when another
+     * transaction holds it or its partition, or the partition is paused
+     *
+     * @throws JobAdmissionException when JBeret refuses the restart (nothing is admitted)
+     */
+    boolean admitBypassed(StagingRepository.DueBypass due);
+
+    /** A bypassing restart JBeret refused waits in its partition as an ordinary restart, its failure counted. */
+    void bypassRefused(long submissionId, String error);
 
     /** Claims up to {@code limit} partitions with pending work, in a short transaction of its own. */
     List<ClaimedPartition> claim(int limit);

@@ -93,6 +93,33 @@ public class DefaultAdmissionService implements AdmissionService {
     }
 
     @Override
+    public List<StagingRepository.DueBypass> bypassedDue(int limit) {
+        return staging.bypassedDue(limit);
+    }
+
+    @Override
+    public boolean admitBypassed(StagingRepository.DueBypass due) {
+        Optional<LockedPartition> lock = partitions.lock(due.partitionId());
+        if (lock.isEmpty() || lock.get().paused()) {
+            return false;
+        }
+        Optional<StagedJob> job = staging.takeBypassed(due.submissionId(), due.partitionId());
+        if (job.isEmpty()) {
+            return false;
+        }
+        Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
+        // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
+        admissions.record(due.partitionId(), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null);
+        admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
+        return true;
+    }
+
+    @Override
+    public void bypassRefused(long submissionId, String error) {
+        staging.bypassRefused(submissionId, error);
+    }
+
+    @Override
     public List<ClaimedPartition> claim(int limit) {
         return partitions.claim(limit);
     }
@@ -179,7 +206,7 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        admissions.record(partitionId, node.id(), admitted, jobs.stream().map(StagedJob::priority).toList(), jobs.size(),
+        admissions.record(partitionId, node.id(), admitted, jobs, jobs.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis(), bucketsFullAtMillis);

@@ -6,6 +6,7 @@ import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import jakarta.batch.runtime.BatchStatus;
+import jakarta.batch.runtime.JobExecution;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
@@ -21,8 +22,9 @@ import java.util.logging.Logger;
 
 /**
  * In-flight tracking at the exact start and end of each admitted execution: the start mark (the
- * exactly-once latch and the queue lag) and, at the end, one short transaction that frees the slot and
- * feeds the lag and outcome to the partition's adaptive gates.
+ * exactly-once latch and the queue lag) and, at the end, one short transaction that frees the slot,
+ * retries or buries a failed job ({@link FailedJobs}) and feeds the lag and outcome to the partition's
+ * adaptive gates.
  */
 // A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
 @Singleton
@@ -50,13 +52,18 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Inject
     HeldPolicies heldPolicies;
 
+    @Inject
+    FailedJobs failedJobs;
+
     @Override
     public boolean starting(long executionId, UUID node) {
         return inflight.started(executionId, node);
     }
 
     @Override
-    public void finished(long executionId, BatchStatus status) {
+    public void finished(JobExecution execution) {
+        long executionId = execution.getExecutionId();
+        BatchStatus status = execution.getBatchStatus();
         completions.record(status == BatchStatus.FAILED);
         if (status == BatchStatus.STOPPED) {
             // An operator's stop, or this server's shutdown stopping its jobs: which one is known only
@@ -71,6 +78,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         InflightRepository.Finished f = row.get();
         if (f.woke()) {
             signal.workArrivesOnCommit();
+        }
+        if (status == BatchStatus.FAILED && f.policyName() != null) {
+            failedJobs.failed(execution, f);
         }
         // Most policies have no adaptive gate: decide that from the declaration, without reading
         // the policy's settings on every job's completion.

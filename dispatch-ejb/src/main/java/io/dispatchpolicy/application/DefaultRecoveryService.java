@@ -1,15 +1,13 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
-import io.dispatchpolicy.domain.model.JobParameters;
+import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
-import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository.Released;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
-import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
 import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.ConcurrencyManagement;
@@ -21,7 +19,6 @@ import jakarta.inject.Inject;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
@@ -47,9 +44,6 @@ public class DefaultRecoveryService implements RecoveryService {
 
     @Inject
     StagingRepository staging;
-
-    @Inject
-    AdmissionRepository admissions;
 
     @Inject
     JobInstances instances;
@@ -140,7 +134,8 @@ public class DefaultRecoveryService implements RecoveryService {
 
     /**
      * Settles released rows' executions and restarts those that were interrupted (or ended with
-     * {@code alsoRestarted}), as the policy's retry strategy says.
+     * {@code alsoRestarted}): staged again, through the gates or, if the policy's retry strategy says
+     * bypass, straight to JBeret at the tick's next iteration.
      */
     private void settle(List<Released> released, BatchStatus alsoRestarted, String reason) {
         for (Released r : released) {
@@ -151,16 +146,9 @@ public class DefaultRecoveryService implements RecoveryService {
             String jobName = instances.jobName(r.executionId());
             RetryStrategy strategy = heldPolicies.effectiveIfDeclared(r.policyName())
                     .map(EffectivePolicy::retryStrategy).orElse(RetryStrategy.RESTAGE);
-            if (strategy == RetryStrategy.BYPASS) {
-                Properties params = new Properties();
-                params.setProperty(JobParameters.SUBMISSION_ID, Long.toString(r.submissionId()));
-                long restarted = executions.restart(r.executionId(), params, abandoned.user(), node.id(),
-                        instances::latestExecution);
-                admissions.record(r.partitionId(), node.id(), List.of(new Admitted(r.submissionId(), restarted, jobName)),
-                        List.of(r.priority()), 0, null, null, 0, null);
-            } else {
-                staging.restage(r.submissionId(), r.partitionId(), jobName, abandoned.user(), r.executionId(), r.priority());
-            }
+            // the same attempt: it was interrupted, it did not fail on its own
+            staging.restage(new Restart(r.submissionId(), r.partitionId(), jobName, r.executionId(), abandoned.user(),
+                    r.priority(), r.attempt(), null, strategy == RetryStrategy.BYPASS));
         }
     }
 }

@@ -9,6 +9,7 @@ import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.persistence.DeadJobRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.batch.operations.JobExecutionAlreadyCompleteException;
@@ -50,6 +51,9 @@ public class DefaultStagingService implements StagingService {
 
     @Inject
     StagingRepository staging;
+
+    @Inject
+    DeadJobRepository deadJobs;
 
     @Inject
     JobInstances instances;
@@ -98,6 +102,10 @@ public class DefaultStagingService implements StagingService {
         if (latest != executionId) {
             throw new JobRestartException("Execution " + executionId + " is not the latest of its job instance (" + latest + " is)");
         }
+        staging.stagedRestartOf(executionId).ifPresent(staged -> {
+            throw new JobRestartException("Execution " + executionId + " is already being restarted: submission "
+                    + staged + " is staged for it (an automatic retry, or an earlier restart)");
+        });
         JobParameters restart = JobParameters.of(restartParameters);
         // The restart runs with the original parameters overlaid by the restart's: that is what must fit,
         // and what the policy partitions on.
@@ -113,6 +121,7 @@ public class DefaultStagingService implements StagingService {
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null))[0];
+        deadJobs.revived(executionId); // a dead job restarted by hand is dead no more
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return id;
     }

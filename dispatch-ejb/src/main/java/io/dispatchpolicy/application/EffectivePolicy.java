@@ -6,6 +6,7 @@ import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
 
 import java.time.Duration;
@@ -19,10 +20,11 @@ import java.util.OptionalInt;
  * A policy with its {@code dispatch.policy.<name>.*} overrides applied, as read for one tick
  * iteration: what the tick and admission actually use.
  *
+ * @param retries       how a job whose execution ends FAILED is retried (declared, with standalone.xml's constants over it)
  * @param gateOverrides constant parameter values by gate id and parameter name, replacing the declared ones
  */
 public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
-                              Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy,
+                              Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
                               Map<String, Map<String, Double>> gateOverrides) {
 
     /** Parameter names per gate type, as used in {@code dispatch.policy.<p>.gate.<id>.<param>}. */

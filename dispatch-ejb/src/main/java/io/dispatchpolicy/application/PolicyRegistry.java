@@ -8,6 +8,7 @@ import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.PolicyDeclarationException;
+import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +40,7 @@ public class PolicyRegistry {
 
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "gates", "admission-batch-size",
-            "tick-admission-budget", "fairness-half-life", "retry-strategy");
+            "tick-admission-budget", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries");
 
     @Inject
     @Any
@@ -128,6 +129,7 @@ public class PolicyRegistry {
                 : p.fairnessDisabled() ? Optional.empty() : p.fairnessHalfLife().or(settings::fairnessHalfLife);
         RetryStrategy retry = settings.raw(base + "retry-strategy").map(v -> retryStrategy(base + "retry-strategy", v))
                 .orElse(p.retryStrategy());
+        Retries retries = retries(base, p.retries());
         Map<String, Map<String, Double>> overrides = new HashMap<>();
         for (DeclaredGate gate : p.gates()) {
             for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
@@ -135,7 +137,7 @@ public class PolicyRegistry {
                         .ifPresent(v -> overrides.computeIfAbsent(gate.id(), k -> new HashMap<>()).put(param, v));
             }
         }
-        return new EffectivePolicy(p, batch, budget, halfLife, retry, overrides);
+        return new EffectivePolicy(p, batch, budget, halfLife, retry, retries, overrides);
     }
 
     /**
@@ -177,6 +179,54 @@ public class PolicyRegistry {
         String param = knob.substring(knob.lastIndexOf('.') + 1);
         return policy.gates().stream()
                 .anyMatch(g -> g.id().equals(id) && EffectivePolicy.GATE_PARAMS.get(g.gate().type()).contains(param));
+    }
+
+    /**
+     * The declared retries with standalone.xml's constants over them: {@code retry.interval} (seconds,
+     * {@code exponential} or {@code none}) replaces the kind, {@code retry.max-retries} the limit; a
+     * limit alone on a policy that declares no retries means exponential retries.
+     */
+    private Retries retries(String base, Retries declared) {
+        Optional<String> interval = settings.raw(base + "retry.interval").map(String::strip);
+        Optional<String> max = settings.raw(base + "retry.max-retries").map(String::strip);
+        if (interval.isEmpty() && max.isEmpty()) {
+            return declared;
+        }
+        Retries kind = interval.map(v -> retryInterval(base + "retry.interval", v))
+                .orElse(declared.declared() ? declared : Retries.exponential());
+        int limit = max.map(v -> nonNegativeInt(base + "retry.max-retries", v))
+                .orElse(declared.declared() ? declared.maxRetries() : Retries.DEFAULT_MAX_RETRIES);
+        return kind.maxRetries(limit);
+    }
+
+    private static Retries retryInterval(String property, String value) {
+        if (value.equalsIgnoreCase("exponential")) {
+            return Retries.exponential();
+        }
+        if (value.equalsIgnoreCase("none")) {
+            return Retries.none();
+        }
+        try {
+            double seconds = Double.parseDouble(value);
+            if (seconds >= 0 && Double.isFinite(seconds)) {
+                return Retries.fixed(Duration.ofMillis(Math.round(seconds * 1000)));
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the property's name
+        }
+        throw new InvalidSettingException(property, value, "a number of seconds >= 0, exponential or none");
+    }
+
+    private static int nonNegativeInt(String property, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the property's name
+        }
+        throw new InvalidSettingException(property, value, "a whole number >= 0");
     }
 
     private static RetryStrategy retryStrategy(String property, String value) {

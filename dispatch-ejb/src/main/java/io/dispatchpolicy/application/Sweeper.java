@@ -13,14 +13,16 @@ import jakarta.inject.Inject;
 /**
  * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples past
  * {@code metrics-retention}, submission records past {@code admission-retention}, partitions empty and
- * idle past {@code partition-inactive-after} (their gate state with them), and adaptive rows not
- * updated for as long. One node at a time (an advisory lock); each statement bounded.
+ * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
+ * updated for as long, and dead jobs past {@code dead-retention} (logged, never silent). One node at a time (an advisory lock); each statement bounded.
  */
 // A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class Sweeper {
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Sweeper.class.getName());
 
     @Inject
     SweepRepository sweep;
@@ -47,7 +49,12 @@ public class Sweeper {
         if (!sweep.lock()) {
             return 0;
         }
-        return sweep.samplesOlderThan(settings.metricsRetention())
+        int dead = sweep.deadJobsOlderThan(settings.deadRetention());
+        if (dead > 0) {
+            LOG.info(() -> "Deleted " + dead + " dead job(s) older than dispatch.dead-retention ("
+                    + settings.deadRetention().toDays() + " days)");
+        }
+        return dead + sweep.samplesOlderThan(settings.metricsRetention())
                 + sweep.admissionsOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter());

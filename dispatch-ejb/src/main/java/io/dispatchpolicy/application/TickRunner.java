@@ -8,6 +8,7 @@ import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
+import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -51,6 +52,8 @@ public class TickRunner {
 
     /** Scheduled jobs promoted per iteration at most: more wait for the next iteration, none is lost. */
     static final int PROMOTE_BATCH = 10_000;
+    /** Due bypassing restarts started per iteration at most (each its own transaction); more wait for the next. */
+    static final int BYPASS_BATCH = 100;
 
     private static final Logger LOG = Logger.getLogger(TickRunner.class.getName());
     /** A partition whose admission failed for a reason no single job explains waits this long. */
@@ -121,12 +124,16 @@ public class TickRunner {
     }
 
     /**
-     * Scheduled jobs due by now join their partitions; then one claim and the admission of every
-     * claimed partition. Promoting first is what admits a delayed job within one iteration of its time.
+     * Scheduled jobs due by now join their partitions, and due restarts that bypass the gates go to
+     * JBeret; then one claim and the admission of every claimed partition. Promoting first is what admits
+     * a delayed job within one iteration of its time.
      */
     public IterationReport iterate() {
         IterationReport report = new IterationReport();
         admission.promoteDue(PROMOTE_BATCH);
+        for (StagingRepository.DueBypass due : admission.bypassedDue(BYPASS_BATCH)) {
+            report.admitted(admitBypassed(due));
+        }
         List<ClaimedPartition> claimed = admission.claim(settings.partitionBatchSize());
         report.claimed(claimed.size());
         if (claimed.isEmpty()) {
@@ -218,6 +225,21 @@ public class TickRunner {
         }
         admittedBy.values().forEach(report::admitted);
         return admittedBy.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** A restart of a policy whose retry strategy is bypass, due now: straight to JBeret, in its own transaction. */
+    private int admitBypassed(StagingRepository.DueBypass due) {
+        try {
+            return admission.admitBypassed(due) ? 1 : 0;
+        } catch (JobAdmissionException e) {
+            if (outage.absorbs(e)) {
+                throw e;
+            }
+            admission.bypassRefused(e.submissionId(), String.valueOf(e.getCause()));
+            LOG.log(Level.WARNING, e, () -> "Restart " + e.submissionId() + " could not bypass the gates; it waits "
+                    + "in its partition like any restart");
+            return 0;
+        }
     }
 
     private int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit, List<Denial> denials) {

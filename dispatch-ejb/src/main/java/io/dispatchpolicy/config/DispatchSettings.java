@@ -36,6 +36,7 @@ public class DispatchSettings {
     public static final String PARTITION_INACTIVE_AFTER = "dispatch.partition-inactive-after";
     public static final String METRICS_RETENTION = "dispatch.metrics-retention";
     public static final String ADMISSION_RETENTION = "dispatch.admission-retention";
+    public static final String DEAD_RETENTION = "dispatch.dead-retention";
     public static final String ADAPTER_THROUGHPUT_TARGET = "dispatch.adapter-throughput-target";
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
@@ -48,7 +49,7 @@ public class DispatchSettings {
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
-            ADMISSION_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE);
+            ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -149,6 +150,11 @@ public class DispatchSettings {
         return seconds(ADMISSION_RETENTION, 7 * 86_400);
     }
 
+    /** How long a dead job is kept for an operator to retry or discard (default 90 days). */
+    public Duration deadRetention() {
+        return seconds(DEAD_RETENTION, 90 * 86_400);
+    }
+
     /** Jobs per second the batch runtime is expected to sustain; the console shows admit rate against it. */
     public OptionalDouble adapterThroughputTarget() {
         Optional<String> raw = raw(ADAPTER_THROUGHPUT_TARGET).filter(s -> !s.isBlank());
@@ -202,6 +208,7 @@ public class DispatchSettings {
         partitionInactiveAfter();
         metricsRetention();
         admissionRetention();
+        deadRetention();
         adapterThroughputTarget();
         tickEnabled();
         for (String name : propertyNames(PREFIX)) {

@@ -53,6 +53,7 @@ public final class Policy {
     private final boolean fairnessDisabled;
     private final Integer tickAdmissionBudget;
     private final RetryStrategy retryStrategy;
+    private final Retries retries;
 
     private Policy(Builder b) {
         this.name = b.name;
@@ -71,6 +72,7 @@ public final class Policy {
         this.fairnessDisabled = b.fairnessDisabled;
         this.tickAdmissionBudget = b.tickAdmissionBudget;
         this.retryStrategy = b.retryStrategy;
+        this.retries = b.retries;
     }
 
     public static Builder named(String name) {
@@ -125,6 +127,11 @@ public final class Policy {
         return retryStrategy;
     }
 
+    /** How a job whose execution ends FAILED is retried; {@link Retries#none()} unless declared. */
+    public Retries retries() {
+        return retries;
+    }
+
     public ContextFunction contextFunction() {
         return context;
     }
@@ -169,6 +176,7 @@ public final class Policy {
         private boolean fairnessDisabled;
         private Integer tickAdmissionBudget;
         private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
+        private Retries retries = Retries.none();
 
         private Builder(String name) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -267,8 +275,18 @@ public final class Policy {
             return this;
         }
 
+        /** How a restart of this policy's jobs is admitted: through the gates (default) or straight to JBeret. */
         public Builder retryStrategy(RetryStrategy strategy) {
             this.retryStrategy = Objects.requireNonNull(strategy, "strategy");
+            return this;
+        }
+
+        /**
+         * Retries a job whose execution ends FAILED: {@code Retries.fixed(…)}, {@code exponential()} or
+         * {@code custom(…)}, each with {@code maxRetries(n)} (default 10). Without it a failed job is dead.
+         */
+        public Builder retry(Retries retries) {
+            this.retries = Objects.requireNonNull(retries, "retries");
             return this;
         }
 

@@ -85,7 +85,7 @@ public class DefaultMonitoring implements Monitoring {
         List<TrendPoint> trend = repository.pendingTrend();
         OptionalDouble throughputTarget = settings.adapterThroughputTarget();
         Double target = throughputTarget.isPresent() ? throughputTarget.getAsDouble() : null;
-        return new Summary(t[0], t[1], t[5], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
+        return new Summary(t[0], t[1], t[5], t[6], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
                 failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), nodeStatus(), Instant.now());
     }

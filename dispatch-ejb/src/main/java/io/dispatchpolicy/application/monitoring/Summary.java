@@ -9,6 +9,7 @@ import java.util.List;
  * @param pending                staged jobs waiting (parked ones excluded)
  * @param parked                 staged jobs parked after failing to admit
  * @param inFlight               admitted jobs not finished
+ * @param dead                   jobs dead after their policy's last retry, kept for an operator
  * @param admittedTotal          jobs ever admitted (partitions still present)
  * @param deniedPartitions       partitions now waiting on a gate
  * @param partitions             partitions known
@@ -26,7 +27,7 @@ import java.util.List;
  * @param hints                  what an operator should look at
  * @param node                   this node's tick, database reachability and held policies
  */
-public record Summary(long pending, long parked, long inFlight, long admittedTotal, long deniedPartitions, long partitions,
+public record Summary(long pending, long parked, long inFlight, long dead, long admittedTotal, long deniedPartitions, long partitions,
                       double admittedPerSecond1m, double admittedPerSecond5m, double admittedPerSecond15m,
                       List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
                       double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,

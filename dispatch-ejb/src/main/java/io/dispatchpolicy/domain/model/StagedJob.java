@@ -13,7 +13,8 @@ import java.time.Instant;
  * @param restartOf    for a restart, the FAILED or STOPPED execution to restart; else null
  * @param priority     higher is admitted first
  * @param dueAt        when a scheduled job is due; null once it is (and for jobs never delayed)
+ * @param attempt      which attempt of its submission this is (1 = the submitted run; a retry adds one)
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
-                        Long restartOf, int priority, Instant dueAt) {
+                        Long restartOf, int priority, Instant dueAt, int attempt) {
 }

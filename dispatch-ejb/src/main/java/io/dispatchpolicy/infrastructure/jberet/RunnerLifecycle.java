@@ -1,6 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import jakarta.batch.runtime.BatchStatus;
+import jakarta.batch.runtime.JobExecution;
 
 import java.util.UUID;
 
@@ -18,6 +18,6 @@ public interface RunnerLifecycle {
      */
     boolean starting(long executionId, UUID node);
 
-    /** The runner finished with this status; the execution's slot is free. */
-    void finished(long executionId, BatchStatus status);
+    /** The runner finished (the execution's batch status is its end); its slot is free. */
+    void finished(JobExecution execution);
 }

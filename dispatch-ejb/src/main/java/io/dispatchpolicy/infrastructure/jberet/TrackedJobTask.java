@@ -79,7 +79,7 @@ final class TrackedJobTask implements JobTask {
             } finally {
                 try {
                     if (!outage.isDown()) {
-                        lifecycle.finished(id, execution.getBatchStatus());
+                        lifecycle.finished(execution);
                     }
                 } catch (RuntimeException e) {
                     report(e, "record the end of execution " + id + "; reconcile releases its slot later");

@@ -30,7 +30,7 @@ public class InflightRepository {
     private static final String FINISHED = """
             WITH gone AS (
                 DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
-                RETURNING partition_id, admitted_at, started_at),
+                RETURNING partition_id, admitted_at, started_at, submission_id, priority, attempt),
             woken AS (
                 UPDATE dispatch.partitions w SET next_eligible_at = NULL
                   FROM gone
@@ -39,7 +39,7 @@ public class InflightRepository {
                 RETURNING w.id)
             SELECT gone.partition_id, p.policy_name, p.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
-                   EXISTS (SELECT 1 FROM woken)
+                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt
               FROM gone LEFT JOIN dispatch.partitions p ON p.id = gone.partition_id
             """;
 
@@ -81,7 +81,7 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
             """.formatted(NodeRepository.GONE);
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
@@ -108,15 +108,17 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dispatch.partitions p
              WHERE i.execution_id = ANY(?::bigint[]) AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
             """;
 
     /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
-    public record Finished(long partitionId, String policyName, String contextJson, double lagMs, boolean woke) {
+    public record Finished(long partitionId, String policyName, String contextJson, double lagMs, boolean woke,
+                           long submissionId, int priority, int attempt) {
     }
 
     /** A released row of a dead node. */
-    public record Released(long executionId, long submissionId, long partitionId, String policyName, int priority) {
+    public record Released(long executionId, long submissionId, long partitionId, String policyName, int priority,
+                           int attempt) {
     }
 
     @Inject
@@ -137,7 +139,8 @@ public class InflightRepository {
     /** Deletes the row; empty when it was already gone (released by recovery). */
     public Optional<Finished> finished(long executionId) {
         return jdbc.query(FINISHED, (c, st) -> st.setLong(1, executionId),
-                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4), rs.getBoolean(5)))
+                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4), rs.getBoolean(5),
+                        rs.getLong(6), rs.getInt(7), rs.getInt(8)))
                 .stream().findFirst();
     }
 
@@ -191,7 +194,7 @@ public class InflightRepository {
     }
 
     private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5));
+        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6));
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

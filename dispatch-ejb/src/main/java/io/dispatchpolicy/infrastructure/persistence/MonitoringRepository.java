@@ -24,6 +24,8 @@ public class MonitoringRepository {
 
     private static final String IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs";
 
+    private static final String DEAD = "SELECT count(*) FROM dispatch.dead_jobs";
+
     // Every node writes one sample per tick; windows sum the admissions of samples that started in them.
     private static final String WINDOWS = """
             SELECT coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '1 minute'), 0),
@@ -97,7 +99,7 @@ public class MonitoringRepository {
     // scheduled for later, earliest first.
     private static final String STAGED = """
             SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of,
-                   priority, due_at
+                   priority, due_at, attempt
               FROM dispatch.staged_jobs WHERE partition_id = ?
              ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT ?
             """;
@@ -121,11 +123,12 @@ public class MonitoringRepository {
     @Inject
     Jdbc jdbc;
 
-    /** {pending, parked, admitted total, denied partitions, partitions, in flight} */
+    /** {pending, parked, admitted total, denied partitions, partitions, in flight, dead} */
     public long[] totals() {
         long[] t = jdbc.query(TOTALS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
-                rs.getLong(4), rs.getLong(5), 0}).get(0);
+                rs.getLong(4), rs.getLong(5), 0, 0}).get(0);
         t[5] = jdbc.query(IN_FLIGHT, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        t[6] = jdbc.query(DEAD, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
         return t;
     }
 
@@ -195,7 +198,7 @@ public class MonitoringRepository {
             st.setInt(2, limit);
         }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
                 rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
-                rs.getInt(9), Jdbc.instant(rs.getTimestamp(10))));
+                rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11)));
     }
 
     /** When the partition's earliest job scheduled for later is due; null when none is. */

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import io.dispatchpolicy.domain.model.JobParameters;
+import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.spi.PriorityAging;
@@ -73,15 +74,25 @@ public class StagingRepository {
             SELECT id FROM ins ORDER BY id
             """;
 
-    // A restart after a crash keeps the submission id it runs for and its priority; its partition exists.
+    // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
+    // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
+    // or when it bypasses the gates, it is scheduled (the tick promotes or starts it when due). A dead
+    // job restarted is dead no more.
     private static final String RESTAGE = """
             WITH ins AS (
                 INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority)
-                VALUES (?, ?, ?, '{}'::jsonb, ?, clock_timestamp(), ?, ?))
+                                                  priority, attempt, due_at, bypass)
+                VALUES (?, ?, ?, '{}'::jsonb, ?, clock_timestamp(), ?, ?, ?,
+                        clock_timestamp() + make_interval(secs => ?::double precision / 1000), ?)
+                RETURNING due_at IS NULL AS waiting, priority),
+            revived AS (
+                DELETE FROM dispatch.dead_jobs WHERE submission_id = ? RETURNING 1)
             UPDATE dispatch.partitions
-               SET top_priority = CASE WHEN pending_count = 0 THEN ? ELSE greatest(top_priority, ?) END,
-                   pending_count = pending_count + 1
+               SET top_priority = CASE WHEN NOT ins.waiting THEN top_priority WHEN pending_count = 0 THEN ins.priority
+                                       ELSE greatest(top_priority, ins.priority) END,
+                   pending_count = pending_count + CASE WHEN ins.waiting THEN 1 ELSE 0 END,
+                   scheduled_count = scheduled_count + CASE WHEN ins.waiting THEN 0 ELSE 1 END
+              FROM ins
              WHERE id = ?
             """;
 
@@ -98,11 +109,12 @@ public class StagingRepository {
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
-            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at
+            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at,
+                      s.attempt
             """;
 
     private static final String FIND = """
-            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt
               FROM dispatch.staged_jobs WHERE id = ?
             """;
 
@@ -151,12 +163,13 @@ public class StagingRepository {
      * @param column  the time column
      * @param cte     the name of the CTE of locked rows
      * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
+     * @param rows    which rows whose time has passed are meant (SQL condition)
      */
-    private static String pastDue(String column, String cte, String columns) {
+    private static String pastDue(String column, String cte, String columns, String rows) {
         return """
                 WITH candidates AS MATERIALIZED (
                     SELECT id, partition_id FROM dispatch.staged_jobs
-                     WHERE COLUMN IS NOT NULL AND COLUMN <= statement_timestamp()
+                     WHERE COLUMN IS NOT NULL AND COLUMN <= statement_timestamp() AND ROWS
                      ORDER BY COLUMN
                      LIMIT ?),
                 locked AS MATERIALIZED (
@@ -168,11 +181,12 @@ public class StagingRepository {
                        AND s.COLUMN IS NOT NULL
                        FOR UPDATE SKIP LOCKED),
                 """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER).replace("COLUMNS", columns)
-                .replace("COLUMN", column).replace("CTE", cte);
+                .replace("ROWS", rows).replace("COLUMN", column).replace("CTE", cte);
     }
 
-    // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority).
-    private static final String PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority") + """
+    // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority);
+    // a restart that bypasses the gates is left to the tick's bypass step (BYPASSED).
+    private static final String PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass") + """
             per AS (
                 SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
             promoted AS (
@@ -186,10 +200,47 @@ public class StagingRepository {
             RETURNING per.n
             """;
 
+    // Restarts that bypass the gates and are due: the oldest first, off the due index.
+    private static final String BYPASSED = """
+            SELECT id, partition_id FROM dispatch.staged_jobs
+             WHERE due_at IS NOT NULL AND due_at <= statement_timestamp() AND bypass
+             ORDER BY due_at
+             LIMIT ?
+            """;
+
+    // One of them taken out of staging for its admission (the caller holds its partition's lock).
+    private static final String TAKE_BYPASSED = """
+            WITH taken AS (
+                DELETE FROM dispatch.staged_jobs
+                 WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = ? AND partition_id = ? AND bypass
+                                FOR UPDATE SKIP LOCKED)
+                RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt),
+            counted AS (
+                UPDATE dispatch.partitions SET scheduled_count = scheduled_count - 1
+                 WHERE id = ? AND EXISTS (SELECT 1 FROM taken))
+            SELECT * FROM taken
+            """;
+
+    // A bypassing restart JBeret refused: it joins the partition's waiting set as an ordinary restart,
+    // so the admission path counts its failed attempts and parks it at the limit, like any job.
+    private static final String BYPASS_REFUSED = """
+            WITH job AS (
+                UPDATE dispatch.staged_jobs
+                   SET bypass = false, due_at = NULL, admit_attempts = admit_attempts + 1, last_error = left(?, 2000)
+                 WHERE id = ? AND bypass
+                RETURNING partition_id, priority)
+            UPDATE dispatch.partitions p
+               SET top_priority = CASE WHEN p.pending_count = 0 THEN job.priority ELSE greatest(p.top_priority, job.priority) END,
+                   pending_count = p.pending_count + 1, scheduled_count = p.scheduled_count - 1
+              FROM job
+             WHERE p.id = job.partition_id
+            """;
+
     // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
     // their cap (then they leave the aging index); their partitions' top_priority follows for waiting rows.
     private static final String AGE = pastDue("next_age_at", "aging",
-            "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps") + """
+            "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps",
+            "true") + """
             aged AS (
                 UPDATE dispatch.staged_jobs s
                    SET priority = least(s.age_cap::bigint, s.priority + s.age_step::bigint * aging.steps)::int,
@@ -216,6 +267,32 @@ public class StagingRepository {
     /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
     public int agePriorities(int limit) {
         return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
+    }
+
+    /** Up to {@code limit} due restarts that bypass the gates: oldest first. */
+    public List<DueBypass> bypassedDue(int limit) {
+        return jdbc.query(BYPASSED, (c, st) -> st.setInt(1, limit), rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
+    }
+
+    /** A due restart that bypasses the gates. */
+    public record DueBypass(long submissionId, long partitionId) {
+    }
+
+    /** Takes one due bypassing restart of a partition this transaction has locked; empty if another took it. */
+    public Optional<StagedJob> takeBypassed(long submissionId, long partitionId) {
+        return jdbc.query(TAKE_BYPASSED, (c, st) -> {
+            st.setLong(1, submissionId);
+            st.setLong(2, partitionId);
+            st.setLong(3, partitionId);
+        }, StagingRepository::stagedJob).stream().findFirst();
+    }
+
+    /** Turns a bypassing restart JBeret refused into an ordinary waiting one, with its error counted. */
+    public void bypassRefused(long submissionId, String error) {
+        jdbc.update(BYPASS_REFUSED, (c, st) -> {
+            st.setString(1, error);
+            st.setLong(2, submissionId);
+        });
     }
 
     /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */
@@ -316,19 +393,29 @@ public class StagingRepository {
     }
 
     /** Stages the restart of an execution whose node died, under the submission id and priority it ran with. */
-    public void restage(long submissionId, long partitionId, String jobName, String submittedBy, long restartOf,
-                        int priority) {
+    /** Stages a restart (see {@link Restart}) in the same transaction as whatever decided it. */
+    public void restage(Restart r) {
         jdbc.update(RESTAGE, (c, st) -> {
-            st.setLong(1, submissionId);
-            st.setLong(2, partitionId);
-            st.setString(3, jobName);
-            st.setString(4, submittedBy);
-            st.setLong(5, restartOf);
-            st.setInt(6, priority);
-            st.setInt(7, priority);
-            st.setInt(8, priority);
-            st.setLong(9, partitionId);
+            st.setLong(1, r.submissionId());
+            st.setLong(2, r.partitionId());
+            st.setString(3, r.jobName());
+            st.setString(4, r.submittedBy());
+            st.setLong(5, r.executionId());
+            st.setInt(6, r.priority());
+            st.setInt(7, r.attempt());
+            // a bypassing restart is always scheduled, so the tick's bypass step finds it by due_at
+            Long delayMs = r.delay() != null ? Long.valueOf(r.delay().toMillis()) : r.bypass() ? Long.valueOf(0) : null;
+            st.setObject(8, delayMs, java.sql.Types.BIGINT);
+            st.setBoolean(9, r.bypass());
+            st.setLong(10, r.submissionId());
+            st.setLong(11, r.partitionId());
         });
+    }
+
+    /** The submission staged to restart this execution, if any (off staged_jobs_restart_of_idx). */
+    public Optional<Long> stagedRestartOf(long executionId) {
+        return jdbc.query("SELECT id FROM dispatch.staged_jobs WHERE restart_of = ? LIMIT 1",
+                (c, st) -> st.setLong(1, executionId), rs -> rs.getLong(1)).stream().findFirst();
     }
 
     /** The staged job with this submission id, if it is still staged. */
@@ -381,6 +468,6 @@ public class StagingRepository {
             throw new UnreadableStagedJob(id, e);
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
-                rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)));
+                rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9));
     }
 }

@@ -27,7 +27,7 @@ public class SweepRepository {
                  WHERE admitted_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
             """;
 
-    // Idle and empty: nothing staged, scheduled or parked, nothing in flight, no admission for a long time, and
+    // Idle and empty: nothing staged, scheduled or parked, nothing in flight or dead, no admission for a long time, and
     // every throttle bucket full again — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
     private static final String PARTITIONS = """
@@ -37,9 +37,17 @@ public class SweepRepository {
                    AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
                    AND (q.buckets_full_at IS NULL OR q.buckets_full_at <= clock_timestamp())
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.dead_jobs d WHERE d.partition_id = q.id)
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.partitions p USING idle WHERE p.id = idle.id
+            """;
+
+    // Dead jobs past their retention, oldest first; the sweep logs how many it deleted.
+    private static final String DEAD = """
+            DELETE FROM dispatch.dead_jobs WHERE submission_id IN (
+                SELECT submission_id FROM dispatch.dead_jobs
+                 WHERE died_at < clock_timestamp() - make_interval(secs => ?) ORDER BY died_at LIMIT ?)
             """;
 
     private static final String ADAPTIVE = """
@@ -66,6 +74,10 @@ public class SweepRepository {
 
     public int idlePartitionsOlderThan(Duration age) {
         return deleteOlderThan(PARTITIONS, age, true);
+    }
+
+    public int deadJobsOlderThan(Duration age) {
+        return deleteOlderThan(DEAD, age, true);
     }
 
     public int adaptiveStatsOlderThan(Duration age) {

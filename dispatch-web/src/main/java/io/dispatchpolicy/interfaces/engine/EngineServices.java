@@ -1,5 +1,6 @@
 package io.dispatchpolicy.interfaces.engine;
 
+import io.dispatchpolicy.application.DeadJobControl;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.monitoring.Monitoring;
@@ -45,6 +46,12 @@ public class EngineServices {
     @Engine
     PartitionControl partitionControl() {
         return find(PartitionControl.class);
+    }
+
+    @Produces
+    @Engine
+    DeadJobControl deadJobControl() {
+        return find(DeadJobControl.class);
     }
 
     <T> T find(Class<T> type) {
