@@ -200,10 +200,10 @@ public class StagingRepository {
             RETURNING per.n
             """;
 
-    // Restarts that bypass the gates and are due: the oldest first, off the due index.
+    // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx.
     private static final String BYPASSED = """
             SELECT id, partition_id FROM dispatch.staged_jobs
-             WHERE due_at IS NOT NULL AND due_at <= statement_timestamp() AND bypass
+             WHERE bypass AND due_at <= statement_timestamp()
              ORDER BY due_at
              LIMIT ?
             """;
@@ -260,6 +260,7 @@ public class StagingRepository {
     public static final String TAKE_SQL = TAKE;
     public static final String PROMOTE_SQL = PROMOTE;
     public static final String AGE_SQL = AGE;
+    public static final String BYPASSED_SQL = BYPASSED;
 
     @Inject
     Jdbc jdbc;
