@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.FailedExecution;
 import io.dispatchpolicy.infrastructure.persistence.DeadJobRepository;
@@ -68,8 +69,10 @@ public class FailedJobs {
         }
         String user = failure.user();
         if (delay.isPresent()) {
+            // no retry is scheduled further ahead than a submission may be (and the database's timestamps reach)
+            Duration wait = delay.get().compareTo(SubmitOption.HORIZON) > 0 ? SubmitOption.HORIZON : delay.get();
             staging.restage(new Restart(row.submissionId(), row.partitionId(), execution.getJobName(),
-                    execution.getExecutionId(), user, row.priority(), row.attempt() + 1, delay.get(),
+                    execution.getExecutionId(), user, row.priority(), row.attempt() + 1, wait,
                     strategy == RetryStrategy.BYPASS));
             return;
         }

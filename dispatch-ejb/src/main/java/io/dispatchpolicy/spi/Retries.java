@@ -86,9 +86,9 @@ public final class Retries {
         if (n < 0) {
             throw new IllegalArgumentException("retry " + n);
         }
-        // n⁵ overflows a long past n = 6,208; long before that the delay is longer than anyone waits.
-        long fifth = n > 6_000 ? Long.MAX_VALUE / 2 : (long) n * n * n * n * n;
-        return Duration.ofSeconds(30 + Math.min(fifth, Long.MAX_VALUE / 2));
+        // held at n = 1,000 (31,700 years): n⁵ would overflow a long past 6,208
+        long m = Math.min(n, 1_000);
+        return Duration.ofSeconds(30 + m * m * m * m * m);
     }
 
     /**
