@@ -2,9 +2,11 @@ package io.dispatchpolicy.bench;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.TickRunner;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.interfaces.schedule.TickLoop;
 import io.dispatchpolicy.it.Deployments;
 import io.dispatchpolicy.it.Params;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -207,20 +210,34 @@ class AdmissionBench {
     @Test
     @Order(3)
     void admissionEndToEnd() {
-        record Case(String job, int jobs, int partitions) {
+        // prioritized: one job in ten of each bulk call at priority 5 (its own call, spread over the
+        // same partitions), run right after the same case without priorities so the ratio compares
+        // neighbours in time
+        record Case(String job, int jobs, int partitions, boolean prioritized) {
+            String name() {
+                return "admission end to end, " + job + ", " + jobs + " jobs over " + partitions + " partitions"
+                        + (prioritized ? ", 10 % at priority 5" : "");
+            }
         }
-        for (Case c : List.of(new Case("bench-e2e", 100_000, 1), new Case("bench-e2e", 100_000, 100),
-                new Case("bench-e2e", 100_000, 10_000), new Case("bench-e2e-chunk", 10_000, 100))) {
+        for (Case c : List.of(new Case("bench-e2e", 100_000, 1, false), new Case("bench-e2e", 100_000, 100, false),
+                new Case("bench-e2e", 100_000, 100, true), new Case("bench-e2e", 100_000, 10_000, false),
+                new Case("bench-e2e-chunk", 10_000, 100, false))) {
             tick(false);
             for (int from = 0; from < c.jobs(); from += 10_000) {
-                dispatch.submitAll(c.job(), jobs(10_000, c.partitions(), "p" + c.partitions() + "-"));
+                List<Properties> chunk = jobs(10_000, c.partitions(), "p" + c.partitions() + "-");
+                if (c.prioritized()) {
+                    dispatch.submitAll(c.job(), chunk.subList(0, 9_000));
+                    dispatch.submitAll(c.job(), chunk.subList(9_000, 10_000), SubmitOption.priority(5));
+                } else {
+                    dispatch.submitAll(c.job(), chunk);
+                }
             }
             long since = maxExecutionId();
             long start = System.nanoTime();
             tick(true);
             long created = awaitCount(() -> count(CREATED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
             long completed = awaitCount(() -> count(COMPLETED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
-            String name = "admission end to end, " + c.job() + ", " + c.jobs() + " jobs over " + c.partitions() + " partitions";
+            String name = c.name();
             RESULTS.add(name + ": executions created", "executions/s", perSecond(c.jobs(), start, created));
             RESULTS.add(name + ": executions completed", "executions/s", perSecond(c.jobs(), start, completed));
         }
@@ -229,6 +246,9 @@ class AdmissionBench {
         RESULTS.target(hundred, "admission (100 partitions) / raw creation rate (1 thread)",
                 RESULTS.value(hundred) / RESULTS.value("raw JBeret start(), bench-noop, 1 thread: executions created"),
                 ">=", 1.5);
+        String prioritized = "admission end to end, bench-e2e, 100000 jobs over 100 partitions, 10 % at priority 5: executions created";
+        RESULTS.target(prioritized, "admission with 10 % at priority 5 / all at priority 0 (100 partitions)",
+                RESULTS.value(prioritized) / RESULTS.value(hundred), ">=", 0.9);
     }
 
     // ---------------------------------------------------------------- 4. claim flatness
@@ -236,16 +256,41 @@ class AdmissionBench {
     @Test
     @Order(4)
     void claimFlatness() throws Exception {
-        double small = medianIteration(1_000, 100, "small-");
-        double large = medianIteration(1_000_000, 100_000, "large-");
+        double small = medianIteration(1_000, 100, "small-", () -> { });
+        double large = medianIteration(1_000_000, 100_000, "large-", () -> explainClaim("claim-plan-1m.txt",
+                "1,000,000 staged in 100,000 partitions"));
         RESULTS.add("tick iteration, 1,000 staged in 100 partitions (median)", "ms", small);
         RESULTS.add("tick iteration, 1,000,000 staged in 100,000 partitions (median)", "ms", large);
         RESULTS.target("tick iteration, 1,000,000 staged in 100,000 partitions (median)",
                 "claim flatness: 1M-backlog / 1k-backlog iteration time", large / small, "<=", 1.5);
+
+        // The same 1,000 due jobs, beside 1,000,000 delayed an hour into 100,000 partitions of their
+        // own (nothing due there, so neither the claim nor the promotion step may read them) and
+        // 100,000 more delayed inside the 100 due partitions. Compared with the small case of this run.
+        tick(false);
+        for (int from = 0; from < 900_000; from += 10_000) {
+            dispatch.submitAll("bench-flat", jobs(10_000, 100_000, "delayed-"), SubmitOption.delay(Duration.ofHours(1)));
+        }
+        for (int from = 0; from < 100_000; from += 10_000) {
+            dispatch.submitAll("bench-flat", jobs(10_000, 100, "small-"), SubmitOption.delay(Duration.ofHours(1)));
+        }
+        double delayed = medianIteration(1_000, 100, "small-", () -> explainClaim("claim-plan-1m-delayed.txt",
+                "1,000 due in 100 partitions beside 1,000,000 delayed"));
+        RESULTS.add("tick iteration, 1,000 due in 100 partitions beside 1,000,000 delayed (median)", "ms", delayed);
+        RESULTS.target("tick iteration, 1,000 due in 100 partitions beside 1,000,000 delayed (median)",
+                "claim flatness: 1M delayed + 1k due / 1k due iteration time", delayed / small, "<=", 1.5);
+        control.drain("bench-flat");
     }
 
-    /** Stages, then times iterations that each claim 50 partitions and admit one job from each. */
-    private double medianIteration(int jobs, int partitions, String prefix) throws Exception {
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * Stages, then times iterations that each claim 50 partitions and admit one job from each;
+     * {@code after} runs once they are timed, before the policy's backlog is drained.
+     */
+    private double medianIteration(int jobs, int partitions, String prefix, Step after) throws Exception {
         tick(false);
         for (int from = 0; from < jobs; from += 10_000) {
             dispatch.submitAll("bench-flat", jobs(Math.min(10_000, jobs - from), partitions, prefix));
@@ -258,9 +303,7 @@ class AdmissionBench {
             ticks.iterate();
             times.add(System.nanoTime() - start);
         }
-        if (jobs >= 1_000_000) {
-            explainClaim();
-        }
+        after.run();
         control.drain("bench-flat");
         return percentile(times, 50) / 1e6;
     }
@@ -272,25 +315,24 @@ class AdmissionBench {
         }
     }
 
-    /** EXPLAIN ANALYZE of the claim on the large backlog, rolled back, kept for docs/benchmarks.md. */
-    private void explainClaim() throws Exception {
+    /** EXPLAIN ANALYZE of the claim as it runs, rolled back, kept for docs/benchmarks.md. */
+    private void explainClaim(String file, String what) throws Exception {
         StringBuilder plan = new StringBuilder();
         tx.begin();
-        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) WITH claimed AS (SELECT id, last_checked_at AS previous "
-                     + "FROM dispatch.partitions WHERE pending_count > 0 AND NOT paused AND (next_eligible_at IS NULL OR "
-                     + "next_eligible_at <= clock_timestamp()) ORDER BY last_checked_at NULLS FIRST, id LIMIT 50 FOR UPDATE "
-                     + "SKIP LOCKED) UPDATE dispatch.partitions p SET last_checked_at = clock_timestamp() FROM claimed "
-                     + "WHERE p.id = claimed.id RETURNING p.id")) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
+        try (Connection c = jdbc.dataSource().getConnection();
+             PreparedStatement s = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + PartitionRepository.CLAIM_SQL)) {
+            s.setInt(1, 50);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
             }
         } finally {
             tx.rollback();
         }
         Files.createDirectories(benchDir());
-        Files.writeString(benchDir().resolve("claim-plan-1m.txt"), plan.toString());
-        RESULTS.note("claim plan (1,000,000 staged in 100,000 partitions)", plan.toString());
+        Files.writeString(benchDir().resolve(file), plan.toString());
+        RESULTS.note("claim plan (" + what + ")", plan.toString());
     }
 
     // ---------------------------------------------------------------- 5. latency

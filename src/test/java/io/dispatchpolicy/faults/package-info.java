@@ -3,8 +3,9 @@
  * PostgreSQL, then {@code standalone.sh} with the EAR plus a fault policy and job — submits a storm,
  * causes one fault mid-storm (kill -9 of WildFly, PostgreSQL immediate stop, clean WildFly stop, kill -9
  * of one of two servers sharing a node name), waits
- * for the storm to drain and checks the invariants with SQL ({@link io.dispatchpolicy.faults.check}).
+ * for the storm to drain and checks the invariants with SQL ({@link io.dispatchpolicy.faults.check});
+ * one more keeps a staged retry across a clean stop and checks it runs after the boot.
  * Not Arquillian: run by failsafe executions of their own ({@code ./mvnw -Pfaults verify}; the
- * PostgreSQL scenario, smaller, also in {@code ./mvnw verify}). Results: {@code dispatch-ear/target/faults/}.
+ * PostgreSQL scenario, smaller, and the retry one also in {@code ./mvnw verify}). Results: {@code dispatch-ear/target/faults/}.
  */
 package io.dispatchpolicy.faults;

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 
 /**
  * The EAR the fault server deploys: the built {@code dispatch.ear} as it is, plus an EJB module with
- * the {@code fault-storm} policy, the {@code fault-job} XML and its batchlet, and the {@code /fault}
+ * the fault policies, their job XMLs and batchlets, and the {@code /fault}
  * WAR the harness submits through. Keeps the name {@code dispatch.ear}, so JBeret sees the same
  * application name as in production.
  */
@@ -32,7 +32,8 @@ public final class FaultDeployment {
         JavaArchive jobs = ShrinkWrap.create(JavaArchive.class, "fault-jobs.jar")
                 .addPackage(FaultPolicies.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
-                .addAsManifestResource(resource("faults/batch-jobs/fault-job.xml"), "batch-jobs/fault-job.xml");
+                .addAsManifestResource(resource("faults/batch-jobs/fault-job.xml"), "batch-jobs/fault-job.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-failing.xml"), "batch-jobs/fault-failing.xml");
         WebArchive web = ShrinkWrap.create(WebArchive.class, "fault.war")
                 .addPackage(StormResource.class.getPackage())
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");

@@ -1,5 +1,7 @@
 package io.dispatchpolicy.faults.web;
 
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.faults.app.FaultPolicies;
 import io.dispatchpolicy.faults.app.StormSubmitter;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -20,6 +22,9 @@ public class StormResource {
 
     @Inject
     StormSubmitter submitter;
+
+    @Inject
+    DispatchOperator dispatch;
 
     /** Answers once the application is deployed: what the harness polls after (re)starting WildFly. */
     @GET
@@ -42,5 +47,13 @@ public class StormResource {
         }
         return submitter.submit(count, tenants, sleepMs, first).stream()
                 .map(String::valueOf).collect(Collectors.joining("\n", "", "\n"));
+    }
+
+    /** {@code POST /fault/submit-failing}: stages one always-failing job; its submission id. */
+    @POST
+    @Path("submit-failing")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String submitFailing() {
+        return dispatch.submitAll(FaultPolicies.FAILING_JOB, java.util.List.of(new java.util.Properties()))[0] + "\n";
     }
 }
