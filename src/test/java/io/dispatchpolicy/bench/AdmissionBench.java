@@ -198,6 +198,25 @@ class AdmissionBench {
         RESULTS.add("staging, bulk submissions of 10,000", "jobs/s", perSecond(calls * 10_000L, start, System.nanoTime()));
         control.drain("bench-stage");
 
+        // the same with lanes and a demotion rule: each submission counted for its tenant first
+        for (int threads : new int[] {1, 4}) {
+            int n = 5_000 * threads;
+            long elapsed = parallel(threads, n, i -> governed.start("bench-stage-demote", Params.of("tenant", "t" + (i % 100))));
+            RESULTS.add("staging with demotion rules, single submissions, " + threads + " thread" + (threads > 1 ? "s" : ""),
+                    "jobs/s", n / (elapsed / 1e9));
+        }
+        start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            dispatch.submitAll("bench-stage-demote", bulk);
+        }
+        RESULTS.add("staging with demotion rules, bulk submissions of 10,000", "jobs/s",
+                perSecond(calls * 10_000L, start, System.nanoTime()));
+        control.drain("bench-stage-demote");
+        for (String kind : List.of("single submissions, 1 thread", "single submissions, 4 threads", "bulk submissions of 10,000")) {
+            RESULTS.target("staging with demotion rules, " + kind, "staging with / without demotion rules (" + kind + ")",
+                    RESULTS.value("staging with demotion rules, " + kind) / RESULTS.value("staging, " + kind), ">=", 0.8);
+        }
+
         double raw = RESULTS.value("raw JBeret start(), bench-noop, 1 thread: executions created");
         RESULTS.target("staging, single submissions, 1 thread", "single staging / raw start rate (1 thread)",
                 RESULTS.value("staging, single submissions, 1 thread") / raw, ">=", 3.0);
@@ -213,6 +232,8 @@ class AdmissionBench {
         // prioritized: one job in ten of each bulk call at priority 5 (its own call, spread over the
         // same partitions), run right after the same case without priorities so the ratio compares
         // neighbours in time
+        // lanes: the same jobs in thirds over three lanes 6 : 3 : 1, against the same policy without lanes;
+        // both with a tick budget that binds, so the lanes' share discipline runs every iteration
         record Case(String job, int jobs, int partitions, boolean prioritized) {
             String name() {
                 return "admission end to end, " + job + ", " + jobs + " jobs over " + partitions + " partitions"
@@ -220,7 +241,8 @@ class AdmissionBench {
             }
         }
         for (Case c : List.of(new Case("bench-e2e", 100_000, 1, false), new Case("bench-e2e", 100_000, 100, false),
-                new Case("bench-e2e", 100_000, 100, true), new Case("bench-e2e", 100_000, 10_000, false),
+                new Case("bench-e2e", 100_000, 100, true), new Case("bench-e2e-budget", 50_000, 100, false),
+                new Case("bench-e2e-lanes", 50_000, 100, false), new Case("bench-e2e", 100_000, 10_000, false),
                 new Case("bench-e2e-chunk", 10_000, 100, false))) {
             tick(false);
             for (int from = 0; from < c.jobs(); from += 10_000) {
@@ -228,6 +250,11 @@ class AdmissionBench {
                 if (c.prioritized()) {
                     dispatch.submitAll(c.job(), chunk.subList(0, 9_000));
                     dispatch.submitAll(c.job(), chunk.subList(9_000, 10_000), SubmitOption.priority(5));
+                } else if (c.job().equals("bench-e2e-lanes")) {
+                    List<String> lanes = List.of("critical", "default", "bulk");
+                    for (int l = 0; l < 3; l++) {
+                        dispatch.submitAll(c.job(), chunk.subList(l * 10_000 / 3, (l + 1) * 10_000 / 3), SubmitOption.lane(lanes.get(l)));
+                    }
                 } else {
                     dispatch.submitAll(c.job(), chunk);
                 }
@@ -249,6 +276,10 @@ class AdmissionBench {
         String prioritized = "admission end to end, bench-e2e, 100000 jobs over 100 partitions, 10 % at priority 5: executions created";
         RESULTS.target(prioritized, "admission with 10 % at priority 5 / all at priority 0 (100 partitions)",
                 RESULTS.value(prioritized) / RESULTS.value(hundred), ">=", 0.9);
+        String budget = "admission end to end, bench-e2e-budget, 50000 jobs over 100 partitions: executions created";
+        String lanes = "admission end to end, bench-e2e-lanes, 50000 jobs over 100 partitions: executions created";
+        RESULTS.target(lanes, "admission with three lanes / without lanes (same tick budget, 100 partitions)",
+                RESULTS.value(lanes) / RESULTS.value(budget), ">=", 0.9);
     }
 
     // ---------------------------------------------------------------- 4. claim flatness
@@ -364,8 +395,17 @@ class AdmissionBench {
     @Order(6)
     void fairnessUnderAStorm() throws Exception {
         tick(true);
-        double governedP95 = storm(true);
-        double rawP95 = storm(false);
+        double governedP95 = storm("bench-storm").p95();
+        double rawP95 = storm("bench-storm-raw").p95();
+        Storm lanes = storm("bench-storm-lanes");
+        RESULTS.add("storm: small tenants' p95 wait, with lanes 9 : 1 and demotion", "ms", lanes.p95());
+        RESULTS.add("storm: big tenant's completions per second while the small tenants submit, with lanes", "executions/s",
+                lanes.bigPerSecond());
+        RESULTS.target("storm: small tenants' p95 wait, with lanes 9 : 1 and demotion",
+                "storm p95: with lanes and demotion / without (same run)", lanes.p95() / governedP95, "<=", 1.0);
+        // the capacity of 10 slots, jobs of 20 ms: 500 executions/s at most; the big tenant gets at least 10 %
+        RESULTS.target("storm: big tenant's completions per second while the small tenants submit, with lanes",
+                "big tenant's rate / capacity's rate (10 slots, 20 ms jobs)", lanes.bigPerSecond() / 500.0, ">=", 0.1);
         RESULTS.add("storm: small tenants' p95 wait, with the policy", "ms", governedP95);
         RESULTS.add("storm: small tenants' p95 wait, plain JobOperator.start", "ms", rawP95);
         RESULTS.target("storm: small tenants' p95 wait, with the policy", "storm p95 wait with the policy (ms)",
@@ -374,13 +414,18 @@ class AdmissionBench {
                 rawP95 / governedP95, ">=", 20);
     }
 
+    /** A storm's outcome: the small tenants' p95 wait (ms), and the big tenant's completions per second meanwhile. */
+    record Storm(double p95, double bigPerSecond) {
+    }
+
     /**
      * One tenant submits 50,000 jobs at once while 100 others each submit 20 over ~30 s.
      *
-     * @return the small tenants' p95 wait (submit to start) in ms
+     * @param job bench-storm-raw for plain JobOperator.start, else a governed storm job
      */
-    private double storm(boolean governedRun) throws Exception {
-        String job = governedRun ? "bench-storm" : "bench-storm-raw";
+    private Storm storm(String job) throws Exception {
+        boolean governedRun = !job.endsWith("-raw");
+        long stormFrom = maxExecutionId();
         JobOperator jberet = BatchRuntime.getJobOperator();
         ConcurrentLinkedQueue<long[]> small = new ConcurrentLinkedQueue<>();
         Future<?> burst = executor.submit(() -> {
@@ -390,6 +435,7 @@ class AdmissionBench {
                 parallelQuietly(4, 50_000, i -> jberet.start(job, Params.of("tenant", "big")));
             }
         });
+        long stormStart = System.nanoTime();
         for (int round = 0; round < 20; round++) {
             long roundStart = System.nanoTime();
             for (int t = 0; t < 100; t++) {
@@ -403,6 +449,9 @@ class AdmissionBench {
                 Thread.sleep(left / 1_000_000);
             }
         }
+        // the big tenant's completions while the small tenants submitted
+        long bigDone = count(COMPLETED_SINCE + " AND e.jobparameters LIKE '%tenant = big%'", job, stormFrom);
+        double stormSeconds = (System.nanoTime() - stormStart) / 1e9;
         burst.get();
         // Start times straight from JOB_EXECUTION (a submission id resolves through dispatch.admissions).
         String startTimes = governedRun
@@ -428,7 +477,7 @@ class AdmissionBench {
         long since = maxExecutionId();
         await().atMost(Duration.ofMinutes(5)).until(() -> count("SELECT count(*) FROM job_execution WHERE batchstatus IN "
                 + "('STARTING', 'STARTED') AND jobexecutionid <= ?", since) == 0);
-        return percentile(waits, 95);
+        return new Storm(percentile(waits, 95), bigDone / stormSeconds);
     }
 
     private void parallelQuietly(int threads, int n, java.util.function.IntConsumer call) {

@@ -5,20 +5,44 @@ import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
+import java.time.Duration;
+
 import static io.dispatchpolicy.it.TestPolicies.byTenantWith;
 
 /** Pass-through policies (partitioned, no gates) for throughput, and a gated one for the storm. */
 @ApplicationScoped
 public class BenchPolicies {
 
+    static final int BUDGET = 500;
+
     @Produces
     Policy stage() {
         return byTenantWith("bench-stage").build();
     }
 
+    /** As bench-stage, with lanes and a demotion rule: every submission is counted for its tenant. */
+    @Produces
+    Policy stageDemote() {
+        return byTenantWith("bench-stage-demote").lane("default", 9).lane("slow", 1).demote(100, Duration.ofMinutes(1), "slow")
+                .build();
+    }
+
     @Produces
     Policy endToEnd() {
         return byTenantWith("bench-e2e").build();
+    }
+
+    /** As bench-e2e, with a tick budget that binds: the baseline of the lanes case. */
+    @Produces
+    Policy endToEndBudget() {
+        return byTenantWith("bench-e2e-budget").tickAdmissionBudget(BUDGET).build();
+    }
+
+    /** The same budget, shared by three lanes 6 : 3 : 1. */
+    @Produces
+    Policy endToEndLanes() {
+        return byTenantWith("bench-e2e-lanes").tickAdmissionBudget(BUDGET).lane("critical", 6).lane("default", 3)
+                .lane("bulk", 1).build();
     }
 
     @Produces
@@ -46,6 +70,16 @@ public class BenchPolicies {
     @Produces
     Policy oneSlot() {
         return byTenantWith("bench-slot1").gate(Gate.concurrency(1)).build();
+    }
+
+    /**
+     * The storm's policy with a capacity of 10 (the batch threads), lanes 9 : 1, and a tenant past 100
+     * submissions a minute demoted to the slow lane.
+     */
+    @Produces
+    Policy stormLanes() {
+        return byTenantWith("bench-storm-lanes").gate(Gate.concurrency(5)).tickAdmissionBudget(200).capacity(10)
+                .lane("default", 9).lane("slow", 1).demote(100, Duration.ofMinutes(1), "slow").build();
     }
 
     /** Each tenant at most 5 jobs at once, and at most 200 admissions per iteration shared fairly. */

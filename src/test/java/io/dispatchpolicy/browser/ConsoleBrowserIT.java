@@ -61,6 +61,9 @@ class ConsoleBrowserIT {
                 + "SELECT s, id, 'ghost-job', -s, 3, 0, 'FAILED', 'step run: java.lang.IllegalStateException: boom ' || s "
                 + "FROM dispatch.partitions, (VALUES (-9101), (-9102)) v(s) "
                 + "WHERE policy_name = 'browser-ghost' AND partition_key = 'dead-tenant' ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.demotions (policy_name, tenant, lane, rule, submissions, demoted_at, until) VALUES "
+                + "('it-demote', 'browser-noisy', 'slow', '5:10:slow', 9, now(), now() + interval '1 hour') "
+                + "ON CONFLICT (policy_name, tenant) DO UPDATE SET until = EXCLUDED.until");
         browser = Browser.start();
     }
 
@@ -123,6 +126,18 @@ class ConsoleBrowserIT {
         open(d, "nav-denials");
         wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("denials:table"), "denied-tenant"));
         assertThat(d.findElement(By.id("denials:table")).getText()).contains("throttle_empty");
+    }
+
+    @Test
+    void thePoliciesPageShowsLanesAndDemotedTenants() {
+        WebDriver d = logIn("viewer");
+        open(d, "nav-policies");
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".lanes-it-lanes")));
+        String lanes = d.findElement(By.cssSelector(".lanes-it-lanes")).getText();
+        assertThat(lanes).contains("critical", "default", "bulk");
+        assertThat(d.findElement(By.cssSelector(".lanes-it-lanes tr.lane-critical")).getText()).startsWith("critical 6 0");
+        assertThat(d.findElement(By.cssSelector(".demoted-it-demote")).getText())
+                .contains("browser-noisy", "slow", "rule 5:10:slow", "9 submissions");
     }
 
     @Test

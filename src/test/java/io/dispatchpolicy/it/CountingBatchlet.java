@@ -43,6 +43,7 @@ public class CountingBatchlet extends AbstractBatchlet {
         Runs.record(job.getExecutionId());
         String key = job.getJobName() + "/" + tenant;
         Running.enter(key);
+        Running.enter(job.getJobName());
         try {
             if (sleepMs != null && !sleepMs.isEmpty()) {
                 try {
@@ -61,6 +62,7 @@ public class CountingBatchlet extends AbstractBatchlet {
         } finally {
             running = null;
             Running.exit(key);
+            Running.exit(job.getJobName());
         }
     }
 

@@ -123,6 +123,38 @@ class EngineSafetyIT extends EngineTest {
     }
 
     @Test
+    void theSweepKeepsAKeysGateRowWhileItsLaneRowsLiveAndForgetsTenantCountsNoWindowReaches() {
+        stage("it-lanes-gate", "swept", 1, new io.dispatchpolicy.api.SubmitOption[] {io.dispatchpolicy.api.SubmitOption.lane("a")});
+        long gate = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-lanes-gate' AND partition_key = 'swept' "
+                + "AND lane = ''");
+        long lane = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-lanes-gate' AND partition_key = 'swept' "
+                + "AND lane = 'a'");
+        set("dispatch.partition-inactive-after", "1");
+        db.update("UPDATE dispatch.partitions SET last_admitted_at = now() - interval '1 hour', created_at = now() - interval '1 hour' "
+                + "WHERE id IN (?, ?)", gate, lane);
+        while (sweeper.sweep() > 0) {
+            // every batch
+        }
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id IN (?, ?)", gate, lane))
+                .as("the lane row waits with a job, so its key's gate row stays").isEqualTo(2);
+
+        db.update("DELETE FROM dispatch.staged_jobs WHERE partition_id = ?", lane);
+        db.update("UPDATE dispatch.partitions SET pending_count = 0 WHERE id = ?", lane);
+        while (sweeper.sweep() > 0) {
+            // the lane row first, its gate row once it is gone
+        }
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id IN (?, ?)", gate, lane)).isZero();
+
+        db.update("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
+                + "('it-demote', 'sweep-old', 60, now() - interval '2 days', 3), ('it-demote', 'sweep-new', 60, now(), 4)");
+        db.update("INSERT INTO dispatch.demotions (policy_name, tenant, lane, rule, submissions, demoted_at, until) VALUES "
+                + "('it-demote', 'sweep-ended', 'slow', '5:10:slow', 6, now() - interval '1 minute', now() - interval '1 second')");
+        sweeper.sweep();
+        assertThat(db.strings("SELECT tenant FROM dispatch.tenant_submissions WHERE tenant LIKE 'sweep-%'")).containsExactly("sweep-new");
+        assertThat(db.count("SELECT count(*) FROM dispatch.demotions WHERE tenant = 'sweep-ended'")).isZero();
+    }
+
+    @Test
     void takingStagedJobsNeverTakesMoreThanAskedWhateverThePlan() {
         stage("it-flow", "plan", 40);
         long partition = partitionId("it-flow", "plan");
@@ -135,7 +167,7 @@ class EngineSafetyIT extends EngineTest {
     private long stagePoison(String tenant) {
         stage("it-poison", tenant, 0);
         long partition = db.count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES "
-                + "('it-poison', ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
+                + "('it-poison', ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key, lane) "
                 + "DO UPDATE SET context = EXCLUDED.context RETURNING id", tenant, tenant);
         long poison = db.count("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
                 + "VALUES (?, 'it-vanished', '{}') RETURNING id", partition);

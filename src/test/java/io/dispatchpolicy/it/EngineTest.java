@@ -112,11 +112,18 @@ abstract class EngineTest extends SystemTest {
 
     /** Changes a setting the way {@code jboss-cli}'s write-attribute does; restored after the test. */
     void set(String key, String value) {
-        changed.putIfAbsent(key, System.getProperty(key));
+        if (!changed.containsKey(key)) { // not putIfAbsent: it replaces a recorded null (a property that was unset)
+            changed.put(key, System.getProperty(key));
+        }
         System.setProperty(key, value);
     }
 
     long[] stage(String policyAndJob, String tenant, int count, String... moreParams) {
+        return stage(policyAndJob, tenant, count, new io.dispatchpolicy.api.SubmitOption[0], moreParams);
+    }
+
+    /** Like {@link #stage}, with submission options (a lane, a priority…). */
+    long[] stage(String policyAndJob, String tenant, int count, io.dispatchpolicy.api.SubmitOption[] options, String... moreParams) {
         touched.add(policyAndJob);
         List<Properties> jobs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -124,7 +131,7 @@ abstract class EngineTest extends SystemTest {
             p.setProperty("tenant", tenant);
             jobs.add(p);
         }
-        return dispatch.submitAll(policyAndJob, jobs);
+        return dispatch.submitAll(policyAndJob, jobs, options);
     }
 
     /** Like {@link #stage}, with submission options (priority, delay, time). */
@@ -180,9 +187,9 @@ abstract class EngineTest extends SystemTest {
                 + "now(), now() + interval '1 day') ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at, "
                 + "stopped_at = NULL", SLOT_HOLDER);
         for (int i = 0; i < count; i++) {
-            db.update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, "
-                    + "started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, ?::uuid, now(), now())",
-                    partition, SLOT_HOLDER);
+            db.update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, policy_name, node_id, "
+                    + "admitted_at, started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, ?, ?, ?::uuid, now(), now())",
+                    partition, partition, policy, SLOT_HOLDER);
         }
     }
 

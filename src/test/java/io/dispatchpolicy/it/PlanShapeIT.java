@@ -65,6 +65,21 @@ class PlanShapeIT extends SystemTest {
     }
 
     @Test
+    void aLanesClaimReadsItsBatchOffTheLaneClaimIndex() {
+        // the same 2,000 partitions once more, as rows of lane 'bulk' (a policy nobody declares)
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, lane, context, pending_count, top_priority) "
+                + "SELECT ?, 'p' || g, 'bulk', '{}'::jsonb, 10, CASE WHEN g % 50 = 0 THEN 5 ELSE 0 END "
+                + "FROM generate_series(1, 2000) g", POLICY);
+        db.update("ANALYZE dispatch.partitions");
+        List<JsonObject> scans = scans(db.explainAndRollBack(PartitionRepository.CLAIM_LANE_SQL, POLICY, "bulk", 50));
+        JsonObject claim = only(scans, "partitions_lane_claim_idx");
+        assertThat(read(claim)).as("rows the lane's claim read for a batch of 50 among 2,000").isLessThanOrEqualTo(200);
+        // and the claim outside lanes reads none of them
+        JsonObject outside = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_SQL, 50)), "partitions_claim_idx");
+        assertThat(read(outside)).isLessThanOrEqualTo(200);
+    }
+
+    @Test
     void admissionTakesItsBatchOffTheTopOfTheAdmitIndex() {
         List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.TAKE_SQL, deep, 100));
         JsonObject take = only(scans, "staged_jobs_admit_idx");

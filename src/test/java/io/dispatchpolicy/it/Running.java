@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** How many jobs of a job/tenant run right now, and the most that ever ran at once. */
+/** How many jobs of a job/tenant, or of a job, run right now, and the most that ever ran at once. */
 public final class Running {
 
     private static final Map<String, AtomicInteger> NOW = new ConcurrentHashMap<>();

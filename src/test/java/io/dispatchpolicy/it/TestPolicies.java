@@ -60,6 +60,75 @@ public class TestPolicies {
         return byTenantWith("it-mixed").gate(Gate.throttle(10, Duration.ofSeconds(60))).gate(Gate.concurrency(4)).build();
     }
 
+    /** At most 4 in flight across all tenants, each tenant capped at 5: the policy's capacity is what binds. */
+    @Produces
+    Policy capacity() {
+        return byTenantWith("it-capacity").gate(Gate.concurrency(5)).capacity(4).build();
+    }
+
+    /** Three weighted lanes sharing a capacity of 10. */
+    @Produces
+    Policy lanes() {
+        return byTenantWith("it-lanes").capacity(10).lane("critical", 6).lane("default", 3).lane("bulk", 1)
+                .defaultLane("default").build();
+    }
+
+    /** Lane a is guaranteed 3 of the 10 slots while it has work; b has the weight. */
+    @Produces
+    Policy lanesWithMinimum() {
+        return byTenantWith("it-lanes-min").capacity(10).lane("a", 1, 3).lane("b", 9).build();
+    }
+
+    /** A failed job is retried once, at once, in a lane of its own. */
+    @Produces
+    Policy lanesForRetries() {
+        return byTenantWith("it-lanes-retry").lane("main", 3).lane("retries", 1)
+                .retry(Retries.fixed(Duration.ZERO).maxRetries(1).inLane("retries")).build();
+    }
+
+    /** Two lanes; a tenant's concurrency of 2 holds across both. */
+    @Produces
+    Policy lanesSharingGates() {
+        return byTenantWith("it-lanes-gate").gate(Gate.concurrency(2)).lane("a", 1).lane("b", 1).build();
+    }
+
+    /** A tenant's 6th submission within 10 s goes to lane slow. */
+    @Produces
+    Policy demote() {
+        return byTenantWith("it-demote").lane("default", 3).lane("slow", 1).demote(5, Duration.ofSeconds(10), "slow").build();
+    }
+
+    /** Two rules, the last matching wins; the tenant is the account (none: not counted); demotion overrides a named lane. */
+    @Produces
+    Policy demoteTwoRules() {
+        return Policy.named("it-demote2").governs("it-demote2")
+                .context(p -> {
+                    Map<String, Object> ctx = new HashMap<>();
+                    ctx.put("tenant", p.getProperty("tenant", ""));
+                    ctx.put("account", p.getProperty("account"));
+                    return ctx;
+                })
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .tenant(ctx -> ctx.get("account"))
+                .lane("default", 6).lane("slow", 3).lane("slower", 1)
+                .demote(2, Duration.ofMinutes(1), "slow")
+                .demote(4, Duration.ofMinutes(1), "slower")
+                .demotionOverridesLane()
+                .build();
+    }
+
+    @Produces
+    Policy demoteConcurrently() {
+        return byTenantWith("it-demote3").lane("default", 1).lane("slow", 1).demote(10, Duration.ofMinutes(1), "slow").build();
+    }
+
+    /** Retried at once, up to three times; one submission a minute before demotion. */
+    @Produces
+    Policy demoteRetries() {
+        return byTenantWith("it-demote-retry").lane("default", 1).lane("slow", 1).demote(1, Duration.ofMinutes(1), "slow")
+                .retry(Retries.fixed(Duration.ZERO).maxRetries(3)).build();
+    }
+
     @Produces
     Policy adaptive() {
         return byTenantWith("it-adaptive").gate(Gate.adaptiveConcurrency(6, 1000)).build();

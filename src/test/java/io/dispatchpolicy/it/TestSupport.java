@@ -99,7 +99,7 @@ public class TestSupport {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public Running startedOn(UUID node, String policyAndJob, String tenant) {
         long partition = count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) "
-                + "VALUES (?, ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key) "
+                + "VALUES (?, ?, jsonb_build_object('tenant', ?::text)) ON CONFLICT (policy_name, partition_key, lane) "
                 + "DO UPDATE SET context = EXCLUDED.context RETURNING id", policyAndJob, tenant, tenant);
         long submission = count("SELECT nextval('dispatch.submission_id_seq')");
         Properties params = new Properties();
@@ -110,9 +110,9 @@ public class TestSupport {
         runtime.environment().getJobRepository().updateJobExecution(execution, false, false);
         update("INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at) VALUES (?, ?, ?, now())",
                 submission, execution.getExecutionId(), partition);
-        update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, started_at) "
-                + "VALUES (?, ?, ?, ?, now() - interval '10 minutes', now() - interval '10 minutes')",
-                execution.getExecutionId(), submission, partition, node);
+        update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, policy_name, node_id, "
+                + "admitted_at, started_at) VALUES (?, ?, ?, ?, ?, ?, now() - interval '10 minutes', now() - interval '10 minutes')",
+                execution.getExecutionId(), submission, partition, partition, policyAndJob, node);
         return new Running(submission, execution.getExecutionId(), execution.getJobInstance().getInstanceId());
     }
 

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
  * <pre>{@code
  * dispatch.submit("password-reset", props, SubmitOption.priority(10));
  * dispatch.submit("reminder", props, SubmitOption.at(tomorrowAtNine));
+ * dispatch.submit("report", props, SubmitOption.lane("critical"));
  * dispatch.submitAll("digest", manyProps, SubmitOption.delay(Duration.ofHours(2)), SubmitOption.priority(-1));
  * }</pre>
  */
@@ -23,10 +24,27 @@ public final class SubmitOption {
 
     private final Integer priority;
     private final Due due;
+    private final String lane;
 
     private SubmitOption(Integer priority, Due due) {
+        this(priority, due, null);
+    }
+
+    private SubmitOption(Integer priority, Due due, String lane) {
         this.priority = priority;
         this.due = due;
+        this.lane = lane;
+    }
+
+    /**
+     * The lane of the policy the job goes to, instead of the policy's default lane. A name the policy
+     * does not declare (or any name, for a policy without lanes) is rejected at submission.
+     */
+    public static SubmitOption lane(String lane) {
+        if (lane == null || lane.isBlank()) {
+            throw new SubmissionRejectedException("SubmitOption.lane: the lane must be named");
+        }
+        return new SubmitOption(null, null, lane.strip());
     }
 
     /**
@@ -62,24 +80,26 @@ public final class SubmitOption {
 
     /** The priority the options set, if any (the last one given). */
     public static OptionalInt priorityOf(SubmitOption... options) {
-        OptionalInt found = OptionalInt.empty();
-        if (options != null) {
-            for (SubmitOption option : options) {
-                if (option != null && option.priority != null) {
-                    found = OptionalInt.of(option.priority);
-                }
-            }
-        }
-        return found;
+        return last(options, o -> o.priority).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
     /** When the options make the job due, if they say (the last delay or time given). */
     public static Optional<Due> dueOf(SubmitOption... options) {
-        Due found = null;
+        return last(options, o -> o.due);
+    }
+
+    /** The lane the options name, if any (the last one given). */
+    public static Optional<String> laneOf(SubmitOption... options) {
+        return last(options, o -> o.lane);
+    }
+
+    /** What the last option that sets a value says of it. */
+    private static <T> Optional<T> last(SubmitOption[] options, java.util.function.Function<SubmitOption, T> value) {
+        T found = null;
         if (options != null) {
             for (SubmitOption option : options) {
-                if (option != null && option.due != null) {
-                    found = option.due;
+                if (option != null && value.apply(option) != null) {
+                    found = value.apply(option);
                 }
             }
         }
@@ -95,7 +115,7 @@ public final class SubmitOption {
 
     @Override
     public String toString() {
-        return priority != null ? "priority(" + priority + ")" : due.delay() != null ? "delay(" + due.delay() + ")"
-                : "at(" + due.at() + ")";
+        return priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
+                : due.delay() != null ? "delay(" + due.delay() + ")" : "at(" + due.at() + ")";
     }
 }

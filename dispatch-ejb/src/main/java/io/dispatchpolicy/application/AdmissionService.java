@@ -33,6 +33,9 @@ public interface AdmissionService {
     /** Claims up to {@code limit} partitions with pending work, in a short transaction of its own. */
     List<ClaimedPartition> claim(int limit);
 
+    /** Claims, in its own transaction, up to {@code limit} partitions of one lane of a policy. */
+    List<ClaimedPartition> claimLane(String policyName, String lane, int limit);
+
     /**
      * Runs the partition through its policy's gates and admits up to {@code limit} of its staged jobs
      * in one transaction: staged rows removed, JBeret instances and executions created, admissions and

@@ -12,6 +12,7 @@ import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
+import io.dispatchpolicy.infrastructure.persistence.CapacityRepository;
 import io.dispatchpolicy.infrastructure.persistence.GateStateCodec;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
@@ -70,6 +71,9 @@ public class DefaultAdmissionService implements AdmissionService {
     AdaptiveRepository adaptive;
 
     @Inject
+    CapacityRepository capacity;
+
+    @Inject
     JobInstances instances;
 
     @Inject
@@ -109,7 +113,7 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
-        admissions.record(due.partitionId(), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null);
+        admissions.record(admitting(due.partitionId(), lock.get()), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null);
         admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
         return true;
     }
@@ -122,6 +126,11 @@ public class DefaultAdmissionService implements AdmissionService {
     @Override
     public List<ClaimedPartition> claim(int limit) {
         return partitions.claim(limit);
+    }
+
+    @Override
+    public List<ClaimedPartition> claimLane(String policyName, String lane, int limit) {
+        return partitions.claimLane(policyName, lane, limit);
     }
 
     @Override
@@ -141,20 +150,30 @@ public class DefaultAdmissionService implements AdmissionService {
         } catch (GateParameterException e) {
             return AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF);
         }
-        long inFlight = policy.countsInFlight() ? inflight.count(partition.id()) : 0;
+        long inFlight = policy.countsInFlight() ? inflight.count(locked.gateId()) : 0;
         Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
         GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets,
-                policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(partition.id()),
+                policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId()),
                 inFlight, locked.nowMillis(), wanted);
         if (evaluation.admit() == 0) {
             return AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter());
         }
+        int allowed = evaluation.admit();
+        if (policy.capacity().isPresent()) {
+            // after the partition's lock (every admission locks in this order) and only when the gates
+            // allow: the capacity lock is held for the rest of this transaction
+            long free = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
+            if (free <= 0) {
+                return AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO);
+            }
+            allowed = (int) Math.min(allowed, free);
+        }
 
-        List<StagedJob> jobs = take(partition.id(), evaluation.admit());
+        List<StagedJob> jobs = take(partition.id(), allowed);
         if (jobs.isEmpty()) {
             return AdmissionOutcome.SKIPPED;
         }
-        seedAdaptive(partition.id(), gates);
+        seedAdaptive(locked.gateId(), gates);
         Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
         charged.putAll(evaluation.charged(jobs.size()));
         admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged), bucketsFullAt(gates, charged));
@@ -174,6 +193,10 @@ public class DefaultAdmissionService implements AdmissionService {
             admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null);
         }
         return jobs.size();
+    }
+
+    private static AdmissionRepository.Admitting admitting(long partitionId, LockedPartition locked) {
+        return new AdmissionRepository.Admitting(partitionId, locked.gateId(), locked.lane(), locked.policyName());
     }
 
     /** When the last of the partition's throttle buckets is full again; null without a throttle. */
@@ -206,7 +229,7 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        admissions.record(partitionId, node.id(), admitted, jobs, jobs.size(),
+        admissions.record(admitting(partitionId, locked), node.id(), admitted, jobs, jobs.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis(), bucketsFullAtMillis);

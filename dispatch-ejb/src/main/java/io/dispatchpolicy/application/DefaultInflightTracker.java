@@ -79,6 +79,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         if (f.woke()) {
             signal.workArrivesOnCommit();
         }
+        signal.slotFreesOnCommit(f.policyName());
         if (status == BatchStatus.FAILED && f.policyName() != null) {
             failedJobs.failed(execution, f);
         }
@@ -97,7 +98,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         for (String gateId : policy.adaptiveGateIds()) {
             try {
                 AdaptiveCap.Params params = policy.adaptiveParams(gateId, context);
-                adaptive.update(f.partitionId(), gateId, s -> AdaptiveCap.observe(s, params, f.lagMs(), failed));
+                adaptive.update(f.gateId(), gateId, s -> AdaptiveCap.observe(s, params, f.lagMs(), failed));
             } catch (GateParameterException e) {
                 LOG.log(Level.WARNING, "No adaptive feedback for execution " + executionId + ": " + e.getMessage());
             }

@@ -61,6 +61,12 @@ public class DefaultStagingService implements StagingService {
     @Inject
     TickSignal signal;
 
+    @Inject
+    HeldPolicies policies;
+
+    @Inject
+    NoisyTenants noisyTenants;
+
 
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options) {
@@ -74,11 +80,14 @@ public class DefaultStagingService implements StagingService {
         }
         OptionalInt priority = SubmitOption.priorityOf(options);
         Due due = due(SubmitOption.dueOf(options));
+        Optional<String> named = SubmitOption.laneOf(options);
+        String lane = lane(policy, named.orElse(null));
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
-            submissions.add(assign(policy, jobName, validated, validated, priority, due));
+            submissions.add(assign(policy, jobName, validated, validated, priority, due, lane));
         }
+        submissions = noisyTenants.demote(policy, submissions, named.isPresent());
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
@@ -117,7 +126,7 @@ public class DefaultStagingService implements StagingService {
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                Due.NOW);
+                Due.NOW, lane(policy, null));
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null))[0];
@@ -126,6 +135,20 @@ public class DefaultStagingService implements StagingService {
         return id;
     }
 
+
+    /**
+     * The lane a submission goes to, by the policy's lanes in force (its declared ones while a setting
+     * of it is invalid: a submission is not refused for an operator's typo).
+     */
+    private String lane(Policy policy, String named) {
+        try {
+            Optional<EffectivePolicy> effective = policies.effectiveIfDeclared(policy.name());
+            return effective.isPresent() ? effective.get().laneFor(named)
+                    : EffectivePolicy.laneFor(policy.name(), policy.lanes(), policy.defaultLane(), named);
+        } catch (IllegalArgumentException e) {
+            throw new SubmissionRejectedException("Unknown lane: " + e.getMessage());
+        }
+    }
 
     /**
      * A delay or time as the staging statement takes it. Past times and negative delays mean due at once (the
@@ -153,7 +176,7 @@ public class DefaultStagingService implements StagingService {
      * @param due       when the job is due
      */
     private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                                     OptionalInt priority, Due due) {
+                                     OptionalInt priority, Due due, String lane) {
         Map<String, Object> context;
         Object key;
         try {
@@ -186,7 +209,23 @@ public class DefaultStagingService implements StagingService {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
                     + jobName + "': " + e, e);
         }
-        return new Submission(jobName, stored, partitionKey, JsonCodec.write(context), effectivePriority, due.delayMillis(), due.atMillis());
+        return new Submission(jobName, stored, partitionKey, lane, JsonCodec.write(context), effectivePriority, due.delayMillis(),
+                due.atMillis(), tenant(policy, jobName, context, partitionKey));
+    }
+
+    /** Who demotion rules count the job for: the policy's tenant function, else the partition key; null for nobody. */
+    private static String tenant(Policy policy, String jobName, Map<String, Object> context, String partitionKey) {
+        if (policy.tenantFunction() == null) {
+            return partitionKey;
+        }
+        Object tenant;
+        try {
+            tenant = policy.tenantFunction().apply(context);
+        } catch (RuntimeException e) {
+            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the tenant function failed for job '"
+                    + jobName + "': " + e, e);
+        }
+        return tenant == null || tenant.toString().isBlank() ? null : tenant.toString();
     }
 
     /** A staged job's delay (ms after staging) or time (epoch ms); both null when it is due at once. */

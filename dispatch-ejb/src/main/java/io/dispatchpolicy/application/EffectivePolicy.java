@@ -3,7 +3,9 @@ package io.dispatchpolicy.application;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Demotion;
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.Retries;
@@ -20,10 +22,15 @@ import java.util.OptionalInt;
  * A policy with its {@code dispatch.policy.<name>.*} overrides applied, as read for one tick
  * iteration: what the tick and admission actually use.
  *
+ * @param capacity      at most this many of the policy's jobs in flight cluster-wide (declared, or standalone.xml's constant)
+ * @param lanes         the lanes, declared or from standalone.xml; empty when the policy has none
+ * @param defaultLane   the lane of jobs that name none; null without lanes
+ * @param demotions     demotion rules in force (declared, or standalone.xml's), the last matching one wins
  * @param retries       how a job whose execution ends FAILED is retried (declared, with standalone.xml's constants over it)
  * @param gateOverrides constant parameter values by gate id and parameter name, replacing the declared ones
  */
 public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
+                              OptionalInt capacity, List<Lane> lanes, String defaultLane, List<Demotion> demotions,
                               Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
                               Map<String, Map<String, Double>> gateOverrides) {
 
@@ -35,6 +42,38 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
 
     public String name() {
         return policy.name();
+    }
+
+    public boolean hasLanes() {
+        return !lanes.isEmpty();
+    }
+
+    /**
+     * The lane a submission goes to: the one it names, else the default; {@code ""} for a policy
+     * without lanes.
+     *
+     * @throws IllegalArgumentException when it names a lane the policy does not have
+     */
+    public String laneFor(String named) {
+        return laneFor(name(), lanes, defaultLane, named);
+    }
+
+    /** As {@link #laneFor(String)}, for lanes given apart from a policy's settings (its declaration). */
+    static String laneFor(String policy, List<Lane> lanes, String defaultLane, String named) {
+        if (lanes.isEmpty()) {
+            if (named != null) {
+                throw new IllegalArgumentException("policy '" + policy + "' has no lanes; the submission named lane '" + named + "'");
+            }
+            return "";
+        }
+        if (named == null) {
+            return defaultLane;
+        }
+        if (lanes.stream().noneMatch(l -> l.name().equals(named))) {
+            throw new IllegalArgumentException("policy '" + policy + "' has no lane '" + named + "'; its lanes are "
+                    + lanes.stream().map(Lane::name).toList());
+        }
+        return named;
     }
 
     /** True when a gate needs the partition's in-flight count. */

@@ -4,6 +4,7 @@ import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.FailedExecution;
 import io.dispatchpolicy.infrastructure.persistence.DeadJobRepository;
+import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.Policy;
@@ -34,6 +35,9 @@ public class FailedJobs {
 
     @Inject
     DeadJobRepository dead;
+
+    @Inject
+    PartitionRepository partitions;
 
     @Inject
     PolicyRegistry policies;
@@ -71,7 +75,9 @@ public class FailedJobs {
         if (delay.isPresent()) {
             // no retry is scheduled further ahead than a submission may be (and the database's timestamps reach)
             Duration wait = delay.get().compareTo(SubmitOption.HORIZON) > 0 ? SubmitOption.HORIZON : delay.get();
-            staging.restage(new Restart(row.submissionId(), row.partitionId(), execution.getJobName(),
+            // a policy may send retries to a lane of their own; else a retry waits where its job did
+            long partition = retries.lane().flatMap(lane -> partitions.laneRow(row.partitionId(), lane)).orElse(row.partitionId());
+            staging.restage(new Restart(row.submissionId(), partition, execution.getJobName(),
                     execution.getExecutionId(), user, row.priority(), row.attempt() + 1, wait,
                     strategy == RetryStrategy.BYPASS));
             return;

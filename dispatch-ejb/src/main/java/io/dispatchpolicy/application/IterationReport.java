@@ -16,6 +16,11 @@ public final class IterationReport {
         claimed += n;
     }
 
+    /** More partitions claimed by the same iteration (a lane's claim). */
+    void alsoClaimed(int n) {
+        claimed += n;
+    }
+
     void admitted(int n) {
         admitted += n;
     }

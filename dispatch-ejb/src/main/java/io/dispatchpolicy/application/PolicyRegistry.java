@@ -6,6 +6,8 @@ import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Param;
+import io.dispatchpolicy.spi.Demotion;
+import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.PolicyDeclarationException;
 import io.dispatchpolicy.spi.Retries;
@@ -17,6 +19,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -40,7 +43,7 @@ public class PolicyRegistry {
 
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "gates", "admission-batch-size",
-            "tick-admission-budget", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries");
+            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane");
 
     @Inject
     @Any
@@ -117,6 +120,21 @@ public class PolicyRegistry {
         return named(name).map(this::effective);
     }
 
+    /** Names of the policies that have lanes, declared or from standalone.xml: each iteration claims their lanes. */
+    public List<String> lanedPolicyNames() {
+        List<String> laned = new ArrayList<>();
+        for (String name : sortedNames) {
+            Policy p = byName.get(name);
+            Optional<String> configured = settings.raw(PREFIX + name + ".lanes").map(String::strip);
+            boolean lanes = configured.isPresent()
+                    ? !configured.get().isEmpty() && !configured.get().equalsIgnoreCase("none") : !p.lanes().isEmpty();
+            if (lanes) {
+                laned.add(name);
+            }
+        }
+        return laned;
+    }
+
     private EffectivePolicy effective(Policy p) {
         String base = PREFIX + p.name() + ".";
         int batch = settings.positiveInt(base + "admission-batch-size",
@@ -124,12 +142,16 @@ public class PolicyRegistry {
         OptionalInt budget = settings.raw(base + "tick-admission-budget").isPresent()
                 ? settings.optionalPositiveInt(base + "tick-admission-budget")
                 : p.tickAdmissionBudget().isPresent() ? p.tickAdmissionBudget() : settings.tickAdmissionBudget();
+        OptionalInt capacity = settings.raw(base + "capacity").isPresent()
+                ? settings.optionalPositiveInt(base + "capacity") : p.capacity();
+        List<Demotion> demotions = demotions(base, p);
+        Retries retries = retries(base, p.retries());
+        Lanes lanes = lanes(base, p, capacity, demotions, retries.lane().orElse(null));
         Optional<Duration> halfLife = settings.raw(base + "fairness-half-life").isPresent()
                 ? settings.optionalSeconds(base + "fairness-half-life", DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS)
                 : p.fairnessDisabled() ? Optional.empty() : p.fairnessHalfLife().or(settings::fairnessHalfLife);
         RetryStrategy retry = settings.raw(base + "retry-strategy").map(v -> retryStrategy(base + "retry-strategy", v))
                 .orElse(p.retryStrategy());
-        Retries retries = retries(base, p.retries());
         Map<String, Map<String, Double>> overrides = new HashMap<>();
         for (DeclaredGate gate : p.gates()) {
             for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
@@ -137,7 +159,8 @@ public class PolicyRegistry {
                         .ifPresent(v -> overrides.computeIfAbsent(gate.id(), k -> new HashMap<>()).put(param, v));
             }
         }
-        return new EffectivePolicy(p, batch, budget, halfLife, retry, retries, overrides);
+        return new EffectivePolicy(p, batch, budget, capacity, lanes.lanes(), lanes.defaultLane(), demotions, halfLife, retry,
+                retries, overrides);
     }
 
     /**
@@ -181,6 +204,57 @@ public class PolicyRegistry {
                 .anyMatch(g -> g.id().equals(id) && EffectivePolicy.GATE_PARAMS.get(g.gate().type()).contains(param));
     }
 
+    private record Lanes(List<Lane> lanes, String defaultLane) {
+    }
+
+    /**
+     * The declared lanes, or standalone.xml's {@code lanes} ({@code name:weight[:min],…}, replacing them
+     * all; {@code none} for no lanes) and {@code default-lane}; checked against the capacity in force.
+     */
+    /** The declared demotion rules, or standalone.xml's {@code demote} ({@code threshold:seconds:lane,…}; {@code none}). */
+    private List<Demotion> demotions(String base, Policy p) {
+        Optional<String> text = settings.raw(base + "demote").map(String::strip);
+        if (text.isEmpty()) {
+            return p.demotions();
+        }
+        if (text.get().isEmpty() || text.get().equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        try {
+            return Demotion.parse(text.get());
+        } catch (PolicyDeclarationException e) {
+            throw new InvalidSettingException(base + "demote", text.get(), "threshold:seconds:lane, comma-separated, with "
+                    + "threshold >= 0 and 1 to 86400 seconds (" + e.getMessage() + ")");
+        }
+    }
+
+    private Lanes lanes(String base, Policy p, OptionalInt capacity, List<Demotion> demotions, String retryLane) {
+        Optional<String> text = settings.raw(base + "lanes").map(String::strip);
+        Optional<String> defaultText = settings.raw(base + "default-lane").map(String::strip).filter(v -> !v.isEmpty());
+        List<Lane> lanes = p.lanes();
+        if (text.isPresent()) {
+            try {
+                lanes = text.get().isEmpty() || text.get().equalsIgnoreCase("none") ? List.of() : Lane.parse(text.get());
+            } catch (PolicyDeclarationException e) {
+                throw new InvalidSettingException(base + "lanes", text.get(), "name:weight[:min], comma-separated, "
+                        + "with weight >= 1 and min >= 0 (" + e.getMessage() + ")");
+            }
+            if (lanes.stream().map(Lane::name).distinct().count() != lanes.size()) {
+                throw new InvalidSettingException(base + "lanes", text.get(), "each lane named once");
+            }
+        }
+        String defaultLane = defaultText.orElse(text.isPresent() ? (lanes.isEmpty() ? null : lanes.get(0).name()) : p.defaultLane());
+        String problem = Policy.lanesProblem(lanes, defaultLane, capacity.isPresent() ? capacity.getAsInt() : null, demotions,
+                retryLane);
+        if (problem != null) {
+            String property = settings.raw(base + "demote").isPresent() && problem.startsWith("demotion") ? base + "demote"
+                    : settings.raw(base + "retry.lane").isPresent() && problem.startsWith("retries") ? base + "retry.lane"
+                    : defaultText.isPresent() ? base + "default-lane" : text.isPresent() ? base + "lanes" : base + "capacity";
+            throw new InvalidSettingException(property, settings.raw(property).orElse(""), "lanes that fit the policy: " + problem);
+        }
+        return new Lanes(lanes, lanes.isEmpty() ? null : defaultLane);
+    }
+
     /**
      * The declared retries with standalone.xml's constants over them: {@code retry.interval} (seconds,
      * {@code exponential} or {@code none}) replaces the kind, {@code retry.max-retries} the limit; a
@@ -189,14 +263,17 @@ public class PolicyRegistry {
     private Retries retries(String base, Retries declared) {
         Optional<String> interval = settings.raw(base + "retry.interval").map(String::strip);
         Optional<String> max = settings.raw(base + "retry.max-retries").map(String::strip);
+        Optional<String> lane = settings.raw(base + "retry.lane").map(String::strip).filter(v -> !v.isEmpty());
         if (interval.isEmpty() && max.isEmpty()) {
-            return declared;
+            return lane.map(declared::inLane).orElse(declared);
         }
         Retries kind = interval.map(v -> retryInterval(base + "retry.interval", v))
                 .orElse(declared.declared() ? declared : Retries.exponential());
         int limit = max.map(v -> nonNegativeInt(base + "retry.max-retries", v))
                 .orElse(declared.declared() ? declared.maxRetries() : Retries.DEFAULT_MAX_RETRIES);
-        return kind.maxRetries(limit);
+        Retries configured = kind.maxRetries(limit);
+        Optional<String> inLane = lane.or(declared::lane);
+        return inLane.isPresent() ? configured.inLane(inLane.get()) : configured;
     }
 
     private static Retries retryInterval(String property, String value) {

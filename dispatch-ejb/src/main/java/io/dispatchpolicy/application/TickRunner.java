@@ -3,13 +3,17 @@ package io.dispatchpolicy.application;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.TickBudget;
+import io.dispatchpolicy.domain.lane.LaneClock;
+import io.dispatchpolicy.domain.lane.LaneShares;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.infrastructure.persistence.CapacityRepository;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
+import io.dispatchpolicy.spi.Lane;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
@@ -19,8 +23,10 @@ import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,6 +87,12 @@ public class TickRunner {
     TickSampleRepository samples;
 
     @Inject
+    CapacityRepository capacity;
+
+    /** Per policy with lanes, their virtual times on this node (a budget split's memory across iterations). */
+    private final Map<String, LaneClock> clocks = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Inject
     ThisNode node;
 
     @Inject
@@ -136,7 +148,8 @@ public class TickRunner {
         }
         List<ClaimedPartition> claimed = admission.claim(settings.partitionBatchSize());
         report.claimed(claimed.size());
-        if (claimed.isEmpty()) {
+        List<String> laned = policies.lanedPolicyNames();
+        if (claimed.isEmpty() && laned.isEmpty()) {
             return report;
         }
         Set<String> paused = policyState.pausedPolicies();
@@ -161,6 +174,13 @@ public class TickRunner {
                 admitPolicy(policy.get(), group.getValue(), now, denials, report);
             }
         }
+        for (String name : laned) {
+            if (!paused.contains(name)) {
+                // a held policy (a bad value written at runtime) leaves its lanes unclaimed until it is fixed
+                held.effective(name).filter(EffectivePolicy::hasLanes)
+                        .ifPresent(policy -> admitLanes(policy, now, denials, report));
+            }
+        }
         denials.forEach(d -> report.denied(d.reason()));
         admission.deny(denials);
         admission.markPaused(pausedIds);
@@ -174,36 +194,179 @@ public class TickRunner {
      */
     private void admitPolicy(EffectivePolicy policy, List<ClaimedPartition> claimed, long now, List<Denial> denials,
                              IterationReport report) {
+        OptionalInt left = policy.tickAdmissionBudget();
+        String exhausted = Denial.TICK_CAP_EXHAUSTED;
+        if (policy.capacity().isPresent()) {
+            // The free slots as this iteration sees them bound it like a budget, shared the same way;
+            // each admission still counts under the policy's lock, which is what holds the capacity.
+            long free = Math.max(0, policy.capacity().getAsInt() - capacity.inFlight(policy.name()));
+            if (free == 0) {
+                signal.awaitSlot(policy.name());
+            }
+            if (left.isEmpty() || free < left.getAsInt()) {
+                left = OptionalInt.of((int) free);
+                exhausted = Denial.CAPACITY_FULL;
+            }
+        }
+        admitTiers(policy, claimed, left, exhausted, now, denials, report);
+    }
+
+    /**
+     * A policy with lanes: each lane claims its own partitions, then what is scarce — the free slots of
+     * the capacity, or the tick budget, whichever is smaller — is shared between the lanes with work by
+     * {@link LaneShares} (minimums first, then by weight), and each lane admits its share from its
+     * partitions as a policy without lanes would (priority, then fairness). A lane whose gates leave part
+     * of its share unused hands it to the others in the next round, so no slot stays idle while any lane
+     * can use it. With neither a capacity nor a budget nothing is scarce, and every lane admits freely.
+     */
+    private void admitLanes(EffectivePolicy policy, long now, List<Denial> denials, IterationReport report) {
+        List<Lane> lanes = policy.lanes();
+        int n = lanes.size();
+        List<Deque<ClaimedPartition>> queues = new ArrayList<>(n);
+        boolean any = false;
+        for (Lane lane : lanes) {
+            List<ClaimedPartition> claimed = admission.claimLane(policy.name(), lane.name(), settings.partitionBatchSize());
+            report.alsoClaimed(claimed.size());
+            queues.add(new ArrayDeque<>(ordered(policy, claimed, now)));
+            any |= !claimed.isEmpty();
+        }
+        if (!any) {
+            return;
+        }
+        Map<String, Long> inFlightByLane = policy.capacity().isPresent() ? capacity.inFlightByLane(policy.name()) : Map.of();
+        OptionalInt free = OptionalInt.empty();
+        String exhausted = Denial.TICK_CAP_EXHAUSTED;
+        if (policy.capacity().isPresent()) {
+            long total = inFlightByLane.values().stream().mapToLong(Long::longValue).sum();
+            free = OptionalInt.of((int) Math.max(0, policy.capacity().getAsInt() - total));
+            exhausted = Denial.CAPACITY_FULL;
+            if (free.getAsInt() == 0) {
+                signal.awaitSlot(policy.name());
+            }
+        }
+        OptionalInt budget = policy.tickAdmissionBudget();
+        if (budget.isPresent() && (free.isEmpty() || budget.getAsInt() < free.getAsInt())) {
+            free = budget;
+            exhausted = Denial.TICK_CAP_EXHAUSTED;
+        }
+        if (free.isEmpty()) {
+            for (Deque<ClaimedPartition> queue : queues) {
+                admitTiers(policy, new ArrayList<>(queue), OptionalInt.empty(), exhausted, now, denials, report);
+            }
+            return;
+        }
+        String[] names = lanes.stream().map(Lane::name).toArray(String[]::new);
+        int[] weight = lanes.stream().mapToInt(Lane::weight).toArray();
+        int[] min = lanes.stream().mapToInt(Lane::min).toArray();
+        long[] inFlight = lanes.stream().mapToLong(l -> inFlightByLane.getOrDefault(l.name(), 0L)).toArray();
+        LaneClock clock = clocks.computeIfAbsent(policy.name(), k -> new LaneClock());
+        java.util.Set<String> active = new java.util.HashSet<>();
+        for (int i = 0; i < n; i++) {
+            if (queues.get(i).isEmpty()) {
+                clock.idle(names[i]);
+            } else {
+                active.add(names[i]);
+            }
+        }
+        double[] start = clock.times(names, active);
+        int batch = policy.admissionBatchSize();
+        Map<Long, Integer> pendingLeft = new HashMap<>();
+        queues.forEach(q -> q.forEach(p -> pendingLeft.put(p.id(), p.pending())));
+        java.util.Set<Long> admittedFrom = new java.util.HashSet<>();
+        int[] admitted = new int[n];
+        int left = free.getAsInt();
+        while (left > 0) {
+            int[] wanting = new int[n];
+            double[] base = new double[n];
+            long[] holding = new long[n];
+            for (int i = 0; i < n; i++) {
+                for (ClaimedPartition p : queues.get(i)) {
+                    wanting[i] += Math.min(batch, pendingLeft.get(p.id()));
+                }
+                holding[i] = inFlight[i] + admitted[i];
+                base[i] = start[i] + admitted[i] / (double) weight[i];
+            }
+            int[] given = LaneShares.share(left, weight, min, holding, wanting, base);
+            boolean tried = false;
+            for (int i = 0; i < n; i++) {
+                Deque<ClaimedPartition> queue = queues.get(i);
+                TickBudget share = new TickBudget(OptionalInt.of(given[i]), queue.size());
+                for (int k = queue.size(); k > 0 && !share.exhausted() && !queue.isEmpty(); k--) {
+                    ClaimedPartition p = queue.poll();
+                    tried = true;
+                    int limit = Math.min(batch, share.nextShare());
+                    int got = admitOne(p, policy, limit, denials);
+                    share.use(got);
+                    left -= got;
+                    admitted[i] += got;
+                    pendingLeft.merge(p.id(), -got, Integer::sum);
+                    if (got > 0) {
+                        admittedFrom.add(p.id());
+                        report.admitted(got);
+                    }
+                    if (got == limit && got < batch && pendingLeft.get(p.id()) > 0) {
+                        queue.addLast(p); // it took all it was given and has more: it may get more next round
+                    }
+                }
+            }
+            if (!tried) {
+                break;
+            }
+        }
+        for (Deque<ClaimedPartition> queue : queues) {
+            for (ClaimedPartition p : queue) {
+                if (!admittedFrom.contains(p.id())) {
+                    denials.add(keepingPlace(p, exhausted));
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            clock.advance(names[i], admitted[i], weight[i]);
+        }
+    }
+
+    /** Claimed partitions in admission order: highest waiting priority first, then fairly (decayed admits). */
+    private static List<ClaimedPartition> ordered(EffectivePolicy policy, List<ClaimedPartition> claimed, long now) {
+        List<ClaimedPartition> ordered = new ArrayList<>(claimed);
+        Comparator<ClaimedPartition> byPriority = Comparator.comparingInt(ClaimedPartition::topPriority).reversed();
+        Comparator<ClaimedPartition> order = policy.fairnessHalfLife().map(halfLife -> {
+            double seconds = halfLife.toMillis() / 1000.0;
+            return byPriority.thenComparingDouble(
+                            (ClaimedPartition p) -> DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
+                    .thenComparingLong(ClaimedPartition::previousCheckedAtMillis)
+                    .thenComparingLong(ClaimedPartition::id);
+        }).orElse(byPriority);
+        ordered.sort(order);
+        return ordered;
+    }
+
+    /** Partitions of any priorities sharing {@code left}: each priority in turn, highest first. */
+    private void admitTiers(EffectivePolicy policy, List<ClaimedPartition> claimed, OptionalInt left, String exhausted, long now,
+                            List<Denial> denials, IterationReport report) {
         TreeMap<Integer, List<ClaimedPartition>> byPriority = new TreeMap<>(Comparator.reverseOrder());
         claimed.forEach(p -> byPriority.computeIfAbsent(p.topPriority(), k -> new ArrayList<>()).add(p));
-        OptionalInt left = policy.tickAdmissionBudget();
         for (List<ClaimedPartition> tier : byPriority.values()) {
-            int used = admitFairly(policy, tier, left, now, denials, report);
+            int used = admitFairly(policy, tier, left, exhausted, now, denials, report);
             if (left.isPresent()) {
                 left = OptionalInt.of(Math.max(0, left.getAsInt() - used));
             }
         }
     }
 
-    /** One priority's partitions, lowest decayed admits first, sharing {@code budget}; @return admitted. */
-    private int admitFairly(EffectivePolicy policy, List<ClaimedPartition> claimed, OptionalInt budgetLeft, long now,
-                            List<Denial> denials, IterationReport report) {
-        List<ClaimedPartition> ordered = new ArrayList<>(claimed);
-        policy.fairnessHalfLife().ifPresent(halfLife -> {
-            double seconds = halfLife.toMillis() / 1000.0;
-            ordered.sort(Comparator.comparingDouble(
-                    (ClaimedPartition p) -> DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
-                    .thenComparingLong(ClaimedPartition::previousCheckedAtMillis)
-                    .thenComparingLong(ClaimedPartition::id));
-        });
+    /**
+     * One priority's partitions, lowest decayed admits first, sharing {@code budget}; those the budget
+     * does not reach are denied with {@code exhausted} and keep their place. @return admitted.
+     */
+    private int admitFairly(EffectivePolicy policy, List<ClaimedPartition> claimed, OptionalInt budgetLeft, String exhausted,
+                            long now, List<Denial> denials, IterationReport report) {
+        List<ClaimedPartition> ordered = ordered(policy, claimed, now);
         int batch = policy.admissionBatchSize();
         TickBudget budget = new TickBudget(budgetLeft, ordered.size());
         Map<Long, Integer> admittedBy = new HashMap<>();
         List<ClaimedPartition> filled = new ArrayList<>();
         for (ClaimedPartition p : ordered) {
             if (budget.exhausted()) {
-                long previous = p.previousCheckedAtMillis();
-                denials.add(new Denial(p.id(), Denial.TICK_CAP_EXHAUSTED, Duration.ZERO, previous == 0 ? -1 : previous));
+                denials.add(keepingPlace(p, exhausted));
                 continue;
             }
             int limit = Math.min(batch, budget.nextShare());
@@ -242,11 +405,23 @@ public class TickRunner {
         }
     }
 
+    /** A denial that leaves the partition at the front of the next claim: nothing of its own kept it back. */
+    private static Denial keepingPlace(ClaimedPartition p, String reason) {
+        long previous = p.previousCheckedAtMillis();
+        return new Denial(p.id(), reason, Duration.ZERO, previous == 0 ? -1 : previous);
+    }
+
     private int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit, List<Denial> denials) {
         try {
             AdmissionOutcome outcome = admission.admit(p, policy, limit);
             if (outcome.denied()) {
-                denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
+                if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
+                    // another worker or node took the last slots after this iteration counted them
+                    signal.awaitSlot(policy.name());
+                    denials.add(keepingPlace(p, Denial.CAPACITY_FULL));
+                } else {
+                    denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
+                }
             }
             return outcome.admitted();
         } catch (JobAdmissionException e) {

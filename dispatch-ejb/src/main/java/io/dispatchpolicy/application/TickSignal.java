@@ -8,7 +8,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
  * Wakes this node's idle tick when a submission commits here, or when a job ending here frees a slot
- * of a partition that was waiting for one, so the work is admitted in milliseconds rather than after
+ * of a partition, or of a policy at its capacity, that was waiting for one, so the work is admitted in milliseconds rather than after
  * the rest of {@code dispatch.idle-pause} (or the partition's {@code full-backoff}). Other nodes find
  * the work on their next iteration, as before.
  */
@@ -17,6 +17,7 @@ public class TickSignal {
 
     private final Object lock = new Object();
     private boolean work;
+    private final java.util.Set<String> awaitingSlot = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Resource
     TransactionSynchronizationRegistry transactions;
@@ -40,6 +41,18 @@ public class TickSignal {
                 }
             }
         });
+    }
+
+    /** The tick found {@code policy} at its capacity: a slot of it freeing on this node wakes the tick. */
+    public void awaitSlot(String policy) {
+        awaitingSlot.add(policy);
+    }
+
+    /** A job of {@code policy} ends in the current transaction: wakes the tick on commit if it waits for a slot. */
+    public void slotFreesOnCommit(String policy) {
+        if (policy != null && awaitingSlot.remove(policy)) {
+            workArrivesOnCommit();
+        }
     }
 
     public void workArrived() {

@@ -52,6 +52,12 @@ public final class Policy {
     private final Duration fairnessHalfLife;
     private final boolean fairnessDisabled;
     private final Integer tickAdmissionBudget;
+    private final Integer capacity;
+    private final List<Lane> lanes;
+    private final String defaultLane;
+    private final TenantFunction tenant;
+    private final List<Demotion> demotions;
+    private final boolean demotionOverridesLane;
     private final RetryStrategy retryStrategy;
     private final Retries retries;
 
@@ -71,6 +77,12 @@ public final class Policy {
         this.fairnessHalfLife = b.fairnessHalfLife;
         this.fairnessDisabled = b.fairnessDisabled;
         this.tickAdmissionBudget = b.tickAdmissionBudget;
+        this.capacity = b.capacity;
+        this.lanes = List.copyOf(b.lanes);
+        this.defaultLane = b.defaultLane != null ? b.defaultLane : lanes.isEmpty() ? null : lanes.get(0).name();
+        this.tenant = b.tenant;
+        this.demotions = List.copyOf(b.demotions);
+        this.demotionOverridesLane = b.demotionOverridesLane;
         this.retryStrategy = b.retryStrategy;
         this.retries = b.retries;
     }
@@ -123,6 +135,36 @@ public final class Policy {
         return tickAdmissionBudget == null ? OptionalInt.empty() : OptionalInt.of(tickAdmissionBudget);
     }
 
+    /** At most this many of the policy's jobs in flight at once, cluster-wide; empty: no policy-wide limit. */
+    public OptionalInt capacity() {
+        return capacity == null ? OptionalInt.empty() : OptionalInt.of(capacity);
+    }
+
+    /** The declared lanes, in declared order; empty when the policy has none. */
+    public List<Lane> lanes() {
+        return lanes;
+    }
+
+    /** The lane of a job that names none: the one marked default, else the first declared; null without lanes. */
+    public String defaultLane() {
+        return defaultLane;
+    }
+
+    /** The tenant demotion rules count for; null means the partition key. */
+    public TenantFunction tenantFunction() {
+        return tenant;
+    }
+
+    /** Demotion rules, in declared order (the last matching one wins). */
+    public List<Demotion> demotions() {
+        return demotions;
+    }
+
+    /** True when demotion also moves a submission whose caller named a lane (default: the caller's lane is kept). */
+    public boolean demotionOverridesLane() {
+        return demotionOverridesLane;
+    }
+
     public RetryStrategy retryStrategy() {
         return retryStrategy;
     }
@@ -150,6 +192,34 @@ public final class Policy {
         return priority;
     }
 
+    /**
+     * What is wrong with a set of lanes, or null: a demotion rule, retry lane or default lane naming a lane that is
+     * not declared, or minimums that need a capacity or add up to more than it.
+     */
+    public static String lanesProblem(List<Lane> lanes, String defaultLane, Integer capacity, List<Demotion> demotions,
+                                      String retryLane) {
+        if (retryLane != null && lanes.stream().noneMatch(l -> l.name().equals(retryLane))) {
+            return "retries go to lane '" + retryLane + "', which is not one of its lanes " + lanes.stream().map(Lane::name).toList();
+        }
+        for (Demotion rule : demotions) {
+            if (lanes.stream().noneMatch(l -> l.name().equals(rule.lane()))) {
+                return "demotion rule " + rule.describe() + " sends to lane '" + rule.lane() + "', which is not one of its lanes "
+                        + lanes.stream().map(Lane::name).toList();
+            }
+        }
+        if (defaultLane != null && lanes.stream().noneMatch(l -> l.name().equals(defaultLane))) {
+            return "default lane '" + defaultLane + "' is not one of its lanes " + lanes.stream().map(Lane::name).toList();
+        }
+        int mins = lanes.stream().mapToInt(Lane::min).sum();
+        if (mins > 0 && capacity == null) {
+            return "lanes reserve " + mins + " slot(s) with min(…) but the policy has no capacity to reserve them from";
+        }
+        if (capacity != null && mins > capacity) {
+            return "the lanes' minimums add up to " + mins + ", more than the capacity " + capacity;
+        }
+        return null;
+    }
+
     /** Strips a trailing {@code .xml}, the one spelling difference Jakarta Batch allows in job names. */
     public static String jobName(String jobXmlName) {
         return jobXmlName != null && jobXmlName.endsWith(".xml")
@@ -175,6 +245,12 @@ public final class Policy {
         private Duration fairnessHalfLife;
         private boolean fairnessDisabled;
         private Integer tickAdmissionBudget;
+        private Integer capacity;
+        private final List<Lane> lanes = new ArrayList<>();
+        private String defaultLane;
+        private TenantFunction tenant;
+        private final List<Demotion> demotions = new ArrayList<>();
+        private boolean demotionOverridesLane;
         private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
         private Retries retries = Retries.none();
 
@@ -275,6 +351,70 @@ public final class Policy {
             return this;
         }
 
+        /**
+         * At most {@code n} of this policy's jobs in flight at once across all its partitions and every
+         * node, on top of each partition's gates. A full policy's partitions wait with reason
+         * {@code capacity_full}; the free slots of an iteration are shared like its tick budget.
+         */
+        public Builder capacity(int n) {
+            if (n < 1) {
+                throw new PolicyDeclarationException("Policy '" + name + "': capacity must be >= 1, was " + n);
+            }
+            this.capacity = n;
+            return this;
+        }
+
+        /**
+         * Adds a lane: the policy's capacity and tick budget are shared between lanes with admissible
+         * work in proportion to their weights (ADR 0011). The first lane declared takes the jobs that
+         * name none, unless {@link #defaultLane} says otherwise.
+         */
+        public Builder lane(String name, int weight) {
+            return lane(new Lane(name, weight, 0));
+        }
+
+        /** A lane with {@code min} slots of the capacity reserved for it while it has work. */
+        public Builder lane(String name, int weight, int min) {
+            return lane(new Lane(name, weight, min));
+        }
+
+        public Builder lane(Lane lane) {
+            Objects.requireNonNull(lane, "lane");
+            if (lanes.stream().anyMatch(l -> l.name().equals(lane.name()))) {
+                throw new PolicyDeclarationException("Policy '" + name + "': lane '" + lane.name() + "' is declared twice");
+            }
+            lanes.add(lane);
+            return this;
+        }
+
+        /** The lane of jobs that name none (default: the first declared). */
+        public Builder defaultLane(String lane) {
+            this.defaultLane = Objects.requireNonNull(lane, "lane");
+            return this;
+        }
+
+        /** Who a job is counted for by demotion rules (default: its partition key). */
+        public Builder tenant(TenantFunction tenant) {
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+            return this;
+        }
+
+        /**
+         * Demotes a noisy tenant: when its submissions in the last {@code per} exceed {@code threshold},
+         * its new submissions go to {@code lane}. Declare rules from least to most restrictive: of several
+         * that match, the last declared wins. Retries are not counted; each job of a bulk call is.
+         */
+        public Builder demote(int threshold, Duration per, String lane) {
+            demotions.add(new Demotion(threshold, per, lane));
+            return this;
+        }
+
+        /** Demotion also moves submissions whose caller named a lane (by default the caller's choice is kept). */
+        public Builder demotionOverridesLane() {
+            this.demotionOverridesLane = true;
+            return this;
+        }
+
         /** How a restart of this policy's jobs is admitted: through the gates (default) or straight to JBeret. */
         public Builder retryStrategy(RetryStrategy strategy) {
             this.retryStrategy = Objects.requireNonNull(strategy, "strategy");
@@ -296,6 +436,10 @@ public final class Policy {
             }
             if (partitionBy == null) {
                 throw new PolicyDeclarationException("Policy '" + name + "' has no partitionBy: it is required");
+            }
+            String problem = lanesProblem(lanes, defaultLane, capacity, demotions, retries.lane().orElse(null));
+            if (problem != null) {
+                throw new PolicyDeclarationException("Policy '" + name + "': " + problem);
             }
             return new Policy(this);
         }

@@ -19,7 +19,7 @@ public final class Retries {
     /** Retries when a retry policy is declared without a limit. */
     public static final int DEFAULT_MAX_RETRIES = 10;
 
-    private static final Retries NONE = new Retries(Kind.NONE, null, null, 0);
+    private static final Retries NONE = new Retries(Kind.NONE, null, null, 0, null);
 
     private enum Kind { NONE, FIXED, EXPONENTIAL, CUSTOM }
 
@@ -27,12 +27,14 @@ public final class Retries {
     private final Duration interval;
     private final RetryFunction function;
     private final int maxRetries;
+    private final String lane;
 
-    private Retries(Kind kind, Duration interval, RetryFunction function, int maxRetries) {
+    private Retries(Kind kind, Duration interval, RetryFunction function, int maxRetries, String lane) {
         this.kind = kind;
         this.interval = interval;
         this.function = function;
         this.maxRetries = maxRetries;
+        this.lane = lane;
     }
 
     /** No retry: a failed job is dead at once (the default of a policy). */
@@ -46,17 +48,17 @@ public final class Retries {
         if (interval.isNegative()) {
             throw new PolicyDeclarationException("A retry interval cannot be negative: " + interval);
         }
-        return new Retries(Kind.FIXED, interval, null, DEFAULT_MAX_RETRIES);
+        return new Retries(Kind.FIXED, interval, null, DEFAULT_MAX_RETRIES, null);
     }
 
     /** {@link #exponentialDelay(int) 30 s + n⁵ s} before retry n: 30 s, 31 s, 62 s, 273 s, 1054 s, … */
     public static Retries exponential() {
-        return new Retries(Kind.EXPONENTIAL, null, null, DEFAULT_MAX_RETRIES);
+        return new Retries(Kind.EXPONENTIAL, null, null, DEFAULT_MAX_RETRIES, null);
     }
 
     /** The function decides each retry's delay, or falls back to exponential, or stops. */
     public static Retries custom(RetryFunction function) {
-        return new Retries(Kind.CUSTOM, null, Objects.requireNonNull(function, "function"), DEFAULT_MAX_RETRIES);
+        return new Retries(Kind.CUSTOM, null, Objects.requireNonNull(function, "function"), DEFAULT_MAX_RETRIES, null);
     }
 
     /** The same policy with at most {@code max} retries (0: none; the job is dead after its first failure). */
@@ -64,7 +66,20 @@ public final class Retries {
         if (max < 0) {
             throw new PolicyDeclarationException("maxRetries cannot be negative: " + max);
         }
-        return kind == Kind.NONE ? this : new Retries(kind, interval, function, max);
+        return kind == Kind.NONE ? this : new Retries(kind, interval, function, max, lane);
+    }
+
+    /** The same policy, with retries going to lane {@code lane} of the policy instead of the failed job's own. */
+    public Retries inLane(String lane) {
+        if (lane == null || lane.isBlank()) {
+            throw new PolicyDeclarationException("Retries.inLane: the lane must be named");
+        }
+        return kind == Kind.NONE ? this : new Retries(kind, interval, function, maxRetries, lane.strip());
+    }
+
+    /** The lane retries go to; empty: the failed job's own lane. */
+    public Optional<String> lane() {
+        return Optional.ofNullable(lane);
     }
 
     public int maxRetries() {
@@ -120,7 +135,7 @@ public final class Retries {
             case FIXED -> (interval.toMillis() / 1000.0) + " s";
             case EXPONENTIAL -> "exponential";
             case CUSTOM -> "custom";
-        } + (kind == Kind.NONE ? "" : ", at most " + maxRetries + " retries");
+        } + (kind == Kind.NONE ? "" : ", at most " + maxRetries + " retries" + (lane == null ? "" : ", in lane " + lane));
     }
 
     @Override

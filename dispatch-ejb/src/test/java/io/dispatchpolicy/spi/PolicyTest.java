@@ -37,4 +37,39 @@ class PolicyTest {
         assertThatThrownBy(() -> Policy.named("p").governs(" ")).hasMessageContaining("blank job");
         assertThatThrownBy(() -> Policy.named("p").admissionBatchSize(0)).hasMessageContaining(">= 1");
     }
+
+    @Test
+    void lanesAndTheirDefaultAreDeclaredInOrder() {
+        Policy p = Policy.named("p").governs("j").partitionBy(c -> "x").capacity(10)
+                .lane("critical", 6, 2).lane("default", 3).lane("bulk", 1).build();
+        assertThat(p.lanes()).extracting(Lane::name).containsExactly("critical", "default", "bulk");
+        assertThat(p.defaultLane()).isEqualTo("critical");
+        assertThat(Policy.named("q").governs("j").partitionBy(c -> "x").lane("a", 1).lane("b", 1).defaultLane("b").build()
+                .defaultLane()).isEqualTo("b");
+        assertThat(Policy.named("r").governs("j").partitionBy(c -> "x").build().defaultLane()).isNull();
+    }
+
+    @Test
+    void laneMistakesAreCaughtAtBuild() {
+        Policy.Builder base = Policy.named("p").governs("j").partitionBy(c -> "x");
+        assertThatThrownBy(() -> base.lane("a", 0)).hasMessageContaining("weight must be >= 1");
+        assertThatThrownBy(() -> base.lane("a", 1, -1)).hasMessageContaining("min must be >= 0");
+        assertThatThrownBy(() -> base.lane("a b", 1)).hasMessageContaining("is invalid");
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").lane("a", 1).lane("a", 2))
+                .hasMessageContaining("declared twice");
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").lane("a", 1, 1).build())
+                .hasMessageContaining("no capacity");
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").capacity(3)
+                .lane("a", 1, 2).lane("b", 1, 2).build()).hasMessageContaining("add up to 4, more than the capacity 3");
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").lane("a", 1).defaultLane("b").build())
+                .hasMessageContaining("default lane 'b'");
+    }
+
+    @Test
+    void lanesAsStandaloneXmlWritesThem() {
+        assertThat(Lane.parse("critical:6:2, default:3,bulk:1"))
+                .containsExactly(new Lane("critical", 6, 2), new Lane("default", 3, 0), new Lane("bulk", 1, 0));
+        assertThatThrownBy(() -> Lane.parse("critical")).hasMessageContaining("not name:weight");
+        assertThatThrownBy(() -> Lane.parse("critical:x")).hasMessageContaining("whole numbers");
+    }
 }

@@ -9,6 +9,7 @@ import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.domain.gate.TokenBucket;
+import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.Partition;
 import io.dispatchpolicy.infrastructure.persistence.GateStateCodec;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
@@ -16,6 +17,7 @@ import io.dispatchpolicy.infrastructure.persistence.MonitoringRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionBrowser;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -38,6 +41,7 @@ import java.util.Set;
 public class DefaultMonitoring implements Monitoring {
 
     static final int TOP = 5;
+    static final int DEMOTED_SHOWN = 20;
     private static final java.time.format.DateTimeFormatter UNTIL =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
     static final int STAGED_SHOWN = 25;
@@ -124,13 +128,49 @@ public class DefaultMonitoring implements Monitoring {
         for (Policy policy : registry.all()) {
             String name = policy.name();
             long[] t = totals.getOrDefault(name, new long[3]);
+            List<LaneView> lanes = lanes(policy); // demotion moves jobs between lanes: no lanes, no demoted tenants
             rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), describeGates(policy), paused.contains(name),
-                    t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), admitted.getOrDefault(name, 0L) / 300.0,
+                    t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), capacity(policy),
+                    admitted.getOrDefault(name, 0L) / 300.0,
                     repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
-                    held(name)));
+                    held(name), lanes, lanes.isEmpty() ? List.of() : repository.demoted(name, DEMOTED_SHOWN)));
         }
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
+    }
+
+    /** The lanes in force (a held policy's declared ones), with in-flight jobs and shares of admissions. */
+    private List<LaneView> lanes(Policy policy) {
+        List<Lane> lanes = heldPolicies.effectiveIfDeclared(policy.name()).map(EffectivePolicy::lanes).orElse(policy.lanes());
+        if (lanes.isEmpty()) {
+            return List.of();
+        }
+        Map<String, long[]> admissions = repository.laneAdmissions(policy.name());
+        Map<String, Long> inFlight = repository.laneInFlight(policy.name());
+        long[] totals = new long[3];
+        admissions.values().forEach(a -> {
+            for (int i = 0; i < 3; i++) {
+                totals[i] += a[i];
+            }
+        });
+        List<LaneView> views = new ArrayList<>();
+        for (Lane lane : lanes) {
+            long[] a = admissions.getOrDefault(lane.name(), new long[3]);
+            views.add(new LaneView(lane.name(), lane.weight(), lane.min(), inFlight.getOrDefault(lane.name(), 0L),
+                    share(a[0], totals[0]), share(a[1], totals[1]), share(a[2], totals[2])));
+        }
+        return views;
+    }
+
+    private static Double share(long part, long total) {
+        return total == 0 ? null : part / (double) total;
+    }
+
+    /** The capacity in force (a held policy's declared one). */
+    private Integer capacity(Policy policy) {
+        OptionalInt capacity = heldPolicies.effectiveIfDeclared(policy.name()).map(EffectivePolicy::capacity)
+                .orElse(policy.capacity());
+        return capacity.isPresent() ? capacity.getAsInt() : null;
     }
 
     private static List<String> describeGates(Policy policy) {
@@ -185,7 +225,7 @@ public class DefaultMonitoring implements Monitoring {
             return List.of(new GateView("-", e.getMessage(), "-"));
         }
         Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(state[1]);
-        Map<String, double[]> adaptive = repository.adaptive(p.getId());
+        Map<String, double[]> adaptive = repository.adaptive(Long.parseLong(state[2])); // kept per key, on its gate row
         List<GateView> views = new ArrayList<>();
         for (ResolvedGate gate : resolved) {
             if (gate instanceof ResolvedGate.Throttle t) {
@@ -222,6 +262,10 @@ public class DefaultMonitoring implements Monitoring {
             long seconds = Math.max(1, Duration.between(now, p.getNextEligibleAt()).toSeconds());
             return "Waiting on " + (p.getLastDenyReason() == null ? "a backoff" : p.getLastDenyReason())
                     + " until " + UNTIL.format(p.getNextEligibleAt()) + " (in " + seconds + " s).";
+        }
+        if (p.getPendingCount() > 0 && Denial.CAPACITY_FULL.equals(p.getLastDenyReason())) {
+            return "Waiting for a free slot: policy '" + p.getPolicyName() + "' had its capacity in flight when last "
+                    + "checked. It keeps its place at the front of the claim and is admitted as slots free.";
         }
         if (p.getPendingCount() > 0 && p.getLastDenyReason() != null) {
             return "Eligible now; last denied by " + p.getLastDenyReason() + ".";

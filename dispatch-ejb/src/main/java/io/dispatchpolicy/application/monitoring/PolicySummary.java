@@ -6,14 +6,17 @@ import java.util.List;
  * One policy on the policies page.
  *
  * @param gates              its gates, described
+ * @param capacity           its jobs in flight at most, cluster-wide; null when it has no capacity
  * @param admittedPerSecond5m admission rate over five minutes
  * @param denialReasons      partitions now waiting, per reason
  * @param topPending         partitions with the most pending jobs
  * @param topAdmitted        partitions with the most admissions ever
  * @param held               why the policy is held by an invalid setting, or null
+ * @param lanes              its lanes in force, with their in-flight jobs and shares of admissions
+ * @param demoted            tenants demoted now (the most recent first, at most 20)
  */
 public record PolicySummary(String name, List<String> jobs, List<String> gates, boolean paused, long partitions,
-                            long pending, long parked, long inFlight, double admittedPerSecond5m,
+                            long pending, long parked, long inFlight, Integer capacity, double admittedPerSecond5m,
                             List<KeyCount> denialReasons, List<KeyCount> topPending, List<KeyCount> topAdmitted,
-                            HeldPolicy held) {
+                            HeldPolicy held, List<LaneView> lanes, List<DemotionView> demoted) {
 }

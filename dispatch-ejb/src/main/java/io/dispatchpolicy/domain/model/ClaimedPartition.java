@@ -12,7 +12,8 @@ package io.dispatchpolicy.domain.model;
  * @param previousCheckedAtMillis its {@code last_checked_at} before this claim (0 = never), restored
  *                            when the tick's budget leaves it out so it stays at the front
  * @param topPriority         the highest priority waiting in it
+ * @param lane                its lane; {@code ""} outside lanes
  */
 public record ClaimedPartition(long id, String policyName, String partitionKey, int pending, double decayedAdmits,
-                               long decayedAtMillis, long previousCheckedAtMillis, int topPriority) {
+                               long decayedAtMillis, long previousCheckedAtMillis, int topPriority, String lane) {
 }

@@ -19,6 +19,8 @@ import java.util.List;
 public record Denial(long partitionId, String reason, Duration retryAfter, long restoreCheckedAtMillis) {
 
     public static final String TICK_CAP_EXHAUSTED = "tick_cap_exhausted";
+    /** The policy has its capacity in flight: the partition keeps its place at the front of the claim. */
+    public static final String CAPACITY_FULL = "capacity_full";
     public static final String ADMISSION_FAILED = "admission_failed";
     public static final String GATE_PARAMETER_INVALID = "gate_parameter_invalid";
     public static final String INVALID_SETTINGS = "invalid_settings";
@@ -26,5 +28,5 @@ public record Denial(long partitionId, String reason, Duration retryAfter, long 
 
     /** Every reason a partition can be denied for: the gates' own, then the tick's. */
     public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
-            TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY);
+            CAPACITY_FULL, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY);
 }

@@ -44,10 +44,13 @@ public class Partition implements java.io.Serializable {
 
     private final int scheduledCount;
 
+    /** Its lane; {@code ""} outside lanes (for a policy with lanes: the key's gate row). */
+    private final String lane;
+
     public Partition(long id, String policyName, String partitionKey, int pendingCount, int parkedCount,
             long totalAdmitted, double decayedAdmits, Instant decayedAdmitsAt, Instant lastCheckedAt,
             Instant lastAdmittedAt, Instant nextEligibleAt, Instant lastDeniedAt, String lastDenyReason, boolean paused,
-            Instant createdAt, int scheduledCount) {
+            Instant createdAt, int scheduledCount, String lane) {
         this.id = id;
         this.policyName = policyName;
         this.partitionKey = partitionKey;
@@ -59,6 +62,7 @@ public class Partition implements java.io.Serializable {
         this.lastCheckedAt = lastCheckedAt;
         this.lastAdmittedAt = lastAdmittedAt;
         this.nextEligibleAt = nextEligibleAt;
+        this.lane = lane;
         this.lastDeniedAt = lastDeniedAt;
         this.lastDenyReason = lastDenyReason;
         this.paused = paused;
@@ -134,5 +138,9 @@ public class Partition implements java.io.Serializable {
     /** True while the partition waits for a gate (or an operator) and will not be claimed before {@link #getNextEligibleAt()}. */
     public boolean isWaiting(Instant now) {
         return paused || (nextEligibleAt != null && nextEligibleAt.isAfter(now));
+    }
+
+    public String getLane() {
+        return lane;
     }
 }

@@ -6,13 +6,20 @@ package io.dispatchpolicy.domain.model;
  * @param jobName      job XML name without {@code .xml}
  * @param parameters   validated parameters
  * @param partitionKey the partition
+ * @param lane         the lane of the policy it waits in; {@code ""} outside lanes
  * @param contextJson  the policy's context for this job as JSON, stored on the partition
  * @param priority     higher is admitted first
  * @param delayMillis  not admitted before this long after staging (database clock); null when not delayed
  * @param atMillis     not admitted before this epoch time; null when not set
+ * @param tenant       who demotion rules count it for; null when it is counted for nobody
  */
-public record Submission(String jobName, JobParameters parameters, String partitionKey, String contextJson, int priority,
-                         Long delayMillis, Long atMillis) {
+public record Submission(String jobName, JobParameters parameters, String partitionKey, String lane, String contextJson, int priority,
+                         Long delayMillis, Long atMillis, String tenant) {
+
+    /** The same submission in another lane. */
+    public Submission inLane(String otherLane) {
+        return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant);
+    }
 
     /** Scheduled for later rather than waiting now. */
     public boolean scheduled() {

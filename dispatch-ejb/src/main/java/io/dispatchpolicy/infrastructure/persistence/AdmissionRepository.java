@@ -19,31 +19,47 @@ public class AdmissionRepository {
 
     // One round trip per admitted partition: the submission-to-execution rows (a restart after a crash
     // keeps its submission id and moves it to the new execution), the in-flight rows owned by this node,
-    // and the partition's counters, gate state and decayed admits.
+    // the partition's counters and decayed admits, and the gate state on its key's gate row (the
+    // partition itself outside lanes).
     private static final String RECORD = """
-            WITH batch AS (
+            WITH args AS (
+                SELECT ?::bigint AS partition_id, ?::bigint AS gate_id, ?::text AS lane, ?::text AS policy, ?::uuid AS node,
+                       ?::int AS taken, ?::int AS admitted, ?::jsonb AS gate_state, ?::float8 AS decayed,
+                       ?::bigint AS decayed_at, ?::bigint AS full_at),
+            batch AS (
                 SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS b(submission_id, execution_id, priority, attempt)),
             adm AS (
                 INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at, attempt)
-                SELECT submission_id, execution_id, ?, clock_timestamp(), attempt FROM batch
+                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt FROM batch b, args
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt),
             inf AS (
-                INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, node_id, admitted_at, priority, attempt)
-                SELECT execution_id, submission_id, ?, ?, clock_timestamp(), priority, attempt FROM batch)
-            UPDATE dispatch.partitions
-               SET pending_count = pending_count - ?,
-                   total_admitted = total_admitted + ?,
+                INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
+                                                    admitted_at, priority, attempt)
+                SELECT b.execution_id, b.submission_id, args.partition_id, args.gate_id, args.lane, args.policy, args.node,
+                       clock_timestamp(), b.priority, b.attempt FROM batch b, args),
+            gate AS (
+                UPDATE dispatch.partitions g
+                   SET gate_state = coalesce(args.gate_state, g.gate_state),
+                       buckets_full_at = coalesce(to_timestamp(args.full_at / 1000.0), g.buckets_full_at)
+                  FROM args
+                 WHERE g.id = args.gate_id AND args.gate_id <> args.partition_id)
+            UPDATE dispatch.partitions p
+               SET pending_count = p.pending_count - args.taken,
+                   total_admitted = p.total_admitted + args.admitted,
                    last_admitted_at = clock_timestamp(),
-                   gate_state = coalesce(?::jsonb, gate_state),
-                   decayed_admits = coalesce(?, decayed_admits),
-                   decayed_admits_at = coalesce(to_timestamp(? / 1000.0), decayed_admits_at),
-                   buckets_full_at = coalesce(to_timestamp(? / 1000.0), buckets_full_at),
+                   gate_state = CASE WHEN p.id = args.gate_id THEN coalesce(args.gate_state, p.gate_state) ELSE p.gate_state END,
+                   buckets_full_at = CASE WHEN p.id = args.gate_id
+                                          THEN coalesce(to_timestamp(args.full_at / 1000.0), p.buckets_full_at)
+                                          ELSE p.buckets_full_at END,
+                   decayed_admits = coalesce(args.decayed, p.decayed_admits),
+                   decayed_admits_at = coalesce(to_timestamp(args.decayed_at / 1000.0), p.decayed_admits_at),
                    next_eligible_at = NULL,
                    last_deny_reason = NULL,
                    top_priority = TOP_PRIORITY
-             WHERE id = ?
-            """.replace("TOP_PRIORITY", StagingRepository.topPriorityOf("dispatch.partitions.id"));
+              FROM args
+             WHERE p.id = args.partition_id
+            """.replace("TOP_PRIORITY", StagingRepository.topPriorityOf("p.id"));
 
     private static final String STATUS = """
             SELECT 'STAGED', NULL::bigint, staged_at, due_at, attempt FROM dispatch.staged_jobs WHERE id = ?
@@ -67,26 +83,35 @@ public class AdmissionRepository {
      * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
      * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
      */
-    public void record(long partitionId, UUID nodeId, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
+    public void record(Admitting where, UUID nodeId, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
                        String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis) {
         List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
         List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
         jdbc.update(RECORD, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, submissions));
-            st.setArray(2, Jdbc.longs(c, executions));
-            st.setArray(3, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
-            st.setArray(4, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
-            st.setLong(5, partitionId);
-            st.setLong(6, partitionId);
-            st.setObject(7, nodeId);
-            st.setInt(8, pendingTaken);
-            st.setInt(9, admitted.size());
-            st.setString(10, gateStateJson);
-            st.setObject(11, decayedAdmits, java.sql.Types.DOUBLE);
-            st.setObject(12, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
-            st.setObject(13, bucketsFullAtMillis, java.sql.Types.BIGINT);
-            st.setLong(14, partitionId);
+            st.setLong(1, where.partitionId());
+            st.setLong(2, where.gateId());
+            st.setString(3, where.lane());
+            st.setString(4, where.policyName());
+            st.setObject(5, nodeId);
+            st.setInt(6, pendingTaken);
+            st.setInt(7, admitted.size());
+            st.setString(8, gateStateJson);
+            st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
+            st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
+            st.setObject(11, bucketsFullAtMillis, java.sql.Types.BIGINT);
+            st.setArray(12, Jdbc.longs(c, submissions));
+            st.setArray(13, Jdbc.longs(c, executions));
+            st.setArray(14, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
+            st.setArray(15, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
         });
+    }
+
+    /**
+     * Where admitted jobs come from: the partition, its key's gate row (the partition itself outside
+     * lanes), its lane ({@code ""} outside lanes) and its policy — kept on the in-flight rows, which the
+     * gates, the lane shares and the policy's capacity count.
+     */
+    public record Admitting(long partitionId, long gateId, String lane, String policyName) {
     }
 
     public SubmissionStatus status(long submissionId) {

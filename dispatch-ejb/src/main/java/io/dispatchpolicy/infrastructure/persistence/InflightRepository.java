@@ -12,8 +12,9 @@ import java.util.UUID;
 @ApplicationScoped
 public class InflightRepository {
 
+    // A key's jobs in flight, in every lane: what its gates count.
     private static final String COUNT = """
-            SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?
+            SELECT count(*) FROM dispatch.inflight_jobs WHERE gate_id = ?
             """;
 
     // Conditional on ownership: if recovery moved the row to another node, this runner must not run.
@@ -23,24 +24,29 @@ public class InflightRepository {
              WHERE execution_id = ? AND node_id = ? AND started_at IS NULL
             """;
 
-    // Frees the slot and returns what the adaptive feedback needs: the partition, its policy and
-    // context, and the queue lag (admission to start) in milliseconds. A partition that was waiting out
-    // a full-backoff becomes eligible at once: the slot it waited for is free (only such a partition's
-    // row is locked here, and it is not being admitted, so this waits on no admission).
+    // Frees the slot and returns what the adaptive feedback needs: the partition, its key's gate row,
+    // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
+    // The key's partitions (every lane) that were waiting out a full-backoff become eligible at once: the
+    // slot they waited for is free (only such rows are locked here, and they are not being admitted, so
+    // this waits on no admission).
     private static final String FINISHED = """
             WITH gone AS (
                 DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
-                RETURNING partition_id, admitted_at, started_at, submission_id, priority, attempt),
+                RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
+                          priority, attempt),
+            gate AS (
+                SELECT g.id, g.policy_name, g.partition_key, g.context FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
             woken AS (
                 UPDATE dispatch.partitions w SET next_eligible_at = NULL
-                  FROM gone
-                 WHERE w.id = gone.partition_id AND w.next_eligible_at > clock_timestamp()
+                  FROM gate
+                 WHERE w.policy_name = gate.policy_name AND w.partition_key = gate.partition_key
+                   AND w.next_eligible_at > clock_timestamp()
                    AND w.last_deny_reason IN ('concurrency_full', 'adaptive_concurrency_full')
                 RETURNING w.id)
-            SELECT gone.partition_id, p.policy_name, p.context::text,
+            SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
                    EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt
-              FROM gone LEFT JOIN dispatch.partitions p ON p.id = gone.partition_id
+              FROM gone LEFT JOIN gate ON true
             """;
 
     // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
@@ -112,7 +118,7 @@ public class InflightRepository {
             """;
 
     /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
-    public record Finished(long partitionId, String policyName, String contextJson, double lagMs, boolean woke,
+    public record Finished(long partitionId, long gateId, String policyName, String contextJson, double lagMs, boolean woke,
                            long submissionId, int priority, int attempt) {
     }
 
@@ -124,8 +130,9 @@ public class InflightRepository {
     @Inject
     Jdbc jdbc;
 
-    public long count(long partitionId) {
-        return jdbc.query(COUNT, (c, st) -> st.setLong(1, partitionId), rs -> rs.getLong(1)).get(0);
+    /** The jobs in flight that count against the gates of the key whose gate row is {@code gateId}. */
+    public long count(long gateId) {
+        return jdbc.query(COUNT, (c, st) -> st.setLong(1, gateId), rs -> rs.getLong(1)).get(0);
     }
 
     /** Marks the execution started by {@code node}; false if the row is not this node's to start. */
@@ -139,8 +146,8 @@ public class InflightRepository {
     /** Deletes the row; empty when it was already gone (released by recovery). */
     public Optional<Finished> finished(long executionId) {
         return jdbc.query(FINISHED, (c, st) -> st.setLong(1, executionId),
-                rs -> new Finished(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getDouble(4), rs.getBoolean(5),
-                        rs.getLong(6), rs.getInt(7), rs.getInt(8)))
+                rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
+                        rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
                 .stream().findFirst();
     }
 

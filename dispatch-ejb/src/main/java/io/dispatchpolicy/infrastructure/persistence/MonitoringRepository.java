@@ -58,8 +58,30 @@ public class MonitoringRepository {
             """;
 
     private static final String POLICY_IN_FLIGHT = """
-            SELECT p.policy_name, count(*) FROM dispatch.inflight_jobs i
-              JOIN dispatch.partitions p ON p.id = i.partition_id GROUP BY p.policy_name
+            SELECT policy_name, count(*) FROM dispatch.inflight_jobs GROUP BY policy_name
+            """;
+
+    // Admissions of the last 15 minutes by lane (through their partition), and how many of them in the
+    // last 5 and the last 1.
+    private static final String LANE_ADMISSIONS = """
+            SELECT p.lane,
+                   count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '1 minute'),
+                   count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'),
+                   count(*)
+              FROM dispatch.admissions a JOIN dispatch.partitions p ON p.id = a.partition_id
+             WHERE p.policy_name = ? AND a.admitted_at > clock_timestamp() - interval '15 minutes'
+             GROUP BY p.lane
+            """;
+
+    private static final String LANE_IN_FLIGHT = """
+            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? GROUP BY lane
+            """;
+
+    private static final String DEMOTED = """
+            SELECT tenant, lane, rule, submissions, until FROM dispatch.demotions
+             WHERE policy_name = ? AND until > clock_timestamp()
+             ORDER BY demoted_at DESC
+             LIMIT ?
             """;
 
     private static final String POLICY_ADMITTED_5M = """
@@ -85,8 +107,12 @@ public class MonitoringRepository {
              WHERE policy_name = ? AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT ?
             """;
 
+    // The context and gate state the partition's gates work on: its key's gate row's (its own outside lanes).
     private static final String PARTITION_STATE = """
-            SELECT context::text, gate_state::text FROM dispatch.partitions WHERE id = ?
+            SELECT g.context::text, g.gate_state::text, g.id
+              FROM dispatch.partitions p
+              JOIN dispatch.partitions g ON g.policy_name = p.policy_name AND g.partition_key = p.partition_key AND g.lane = ''
+             WHERE p.id = ?
             """;
 
     private static final String PARTITION_IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?";
@@ -162,6 +188,28 @@ public class MonitoringRepository {
         return byPolicy(POLICY_ADMITTED_5M);
     }
 
+    /** By lane: admissions of the policy over {1, 5, 15} minutes. */
+    public Map<String, long[]> laneAdmissions(String policy) {
+        Map<String, long[]> byLane = new HashMap<>();
+        jdbc.query(LANE_ADMISSIONS, (c, st) -> st.setString(1, policy),
+                rs -> byLane.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+        return byLane;
+    }
+
+    public Map<String, Long> laneInFlight(String policy) {
+        Map<String, Long> byLane = new HashMap<>();
+        jdbc.query(LANE_IN_FLIGHT, (c, st) -> st.setString(1, policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
+        return byLane;
+    }
+
+    public List<io.dispatchpolicy.application.monitoring.DemotionView> demoted(String policy, int limit) {
+        return jdbc.query(DEMOTED, (c, st) -> {
+            st.setString(1, policy);
+            st.setInt(2, limit);
+        }, rs -> new io.dispatchpolicy.application.monitoring.DemotionView(rs.getString(1), rs.getString(2), rs.getString(3),
+                rs.getInt(4), rs.getTimestamp(5).toInstant()));
+    }
+
     public List<KeyCount> policyDenials(String policy) {
         return jdbc.query(POLICY_DENIALS, (c, st) -> st.setString(1, policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
     }
@@ -174,10 +222,10 @@ public class MonitoringRepository {
         return top(TOP_ADMITTED, policy, limit);
     }
 
-    /** {context json, gate state json}, or null when the partition is gone. */
+    /** {context json, gate state json, gate row id} of the partition's gates, or null when the partition is gone. */
     public String[] partitionState(long partitionId) {
         return jdbc.query(PARTITION_STATE, (c, st) -> st.setLong(1, partitionId),
-                rs -> new String[] {rs.getString(1), rs.getString(2)}).stream().findFirst().orElse(null);
+                rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))}).stream().findFirst().orElse(null);
     }
 
     public long partitionInFlight(long partitionId) {

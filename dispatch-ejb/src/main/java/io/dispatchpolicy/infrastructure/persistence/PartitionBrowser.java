@@ -23,7 +23,7 @@ public class PartitionBrowser {
     private static final String COLUMNS = """
             SELECT id, policy_name, partition_key, pending_count, parked_count, total_admitted, decayed_admits,
                    decayed_admits_at, last_checked_at, last_admitted_at, next_eligible_at, last_denied_at,
-                   last_deny_reason, paused, created_at, scheduled_count
+                   last_deny_reason, paused, created_at, scheduled_count, lane
               FROM dispatch.partitions
             """;
 
@@ -94,7 +94,7 @@ public class PartitionBrowser {
         return new Partition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5), rs.getLong(6),
                 rs.getDouble(7), Jdbc.instant(rs.getTimestamp(8)), Jdbc.instant(rs.getTimestamp(9)),
                 Jdbc.instant(rs.getTimestamp(10)), Jdbc.instant(rs.getTimestamp(11)), Jdbc.instant(rs.getTimestamp(12)),
-                rs.getString(13), rs.getBoolean(14), Jdbc.instant(rs.getTimestamp(15)), rs.getInt(16));
+                rs.getString(13), rs.getBoolean(14), Jdbc.instant(rs.getTimestamp(15)), rs.getInt(16), rs.getString(17));
     }
 
     /** Makes {@code %}, {@code _} and {@code \} in user text match themselves. */

@@ -16,21 +16,21 @@ public class PartitionRepository {
 
     /**
      * The one order in which any statement that locks several partition rows takes their locks: the
-     * order staging's UPSERT inserts them in (keys sorted by code point, which is what the "C" collation
-     * compares). Two such statements then never wait on each other in a cycle, whatever plan the
-     * database picks and whatever its default collation.
+     * order staging's UPSERT inserts them in (keys, then lanes, sorted by code point, which is what the
+     * "C" collation compares; a key's gate row, lane '', comes first). Two such statements then never
+     * wait on each other in a cycle, whatever plan the database picks and whatever its default collation.
      */
-    static final String LOCK_ORDER = "policy_name COLLATE \"C\", partition_key COLLATE \"C\"";
+    static final String LOCK_ORDER = "policy_name COLLATE \"C\", partition_key COLLATE \"C\", lane COLLATE \"C\"";
 
     // Walks partitions_claim_idx in (top_priority DESC, last_checked_at NULLS FIRST, id) order and stops at
     // the limit: O(batch) however many partitions or staged jobs exist. A partition's highest waiting
     // priority comes first (strict, ADR 0009); among equals, stamping last_checked_at sends the claimed
     // rows to the back of the order, so every partition of a priority is visited within
     // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
-    private static final String CLAIM = """
+    private static final String CLAIM_TEMPLATE = """
             WITH claimed AS MATERIALIZED (
                 SELECT id, last_checked_at AS previous FROM dispatch.partitions
-                 WHERE pending_count > 0 AND NOT paused
+                 WHERE pending_count > 0 AND NOT paused AND LANES
                    AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())
                  ORDER BY top_priority DESC, last_checked_at NULLS FIRST, id
                  LIMIT ?
@@ -40,17 +40,29 @@ public class PartitionRepository {
               FROM claimed
              WHERE p.id = claimed.id
             RETURNING p.id, p.policy_name, p.partition_key, p.pending_count, p.decayed_admits,
-                      p.decayed_admits_at, claimed.previous, p.top_priority
+                      p.decayed_admits_at, claimed.previous, p.top_priority, p.lane
             """;
+
+    // Rows outside lanes, off partitions_claim_idx.
+    private static final String CLAIM = CLAIM_TEMPLATE.replace("LANES", "lane = ''");
+
+    // One lane of one policy, off partitions_lane_claim_idx (policy_name, lane, then the same order): each
+    // lane is claimed on its own, so a lane with few partitions is never crowded out by one with many.
+    private static final String CLAIM_LANE = CLAIM_TEMPLATE.replace("LANES", "lane <> '' AND policy_name = ? AND lane = ?");
 
     // Held until the admission transaction ends: nobody else admits from, or stages into, this
     // partition meanwhile, so the in-flight count read under it cannot be raced past the cap.
-    // A partition another worker holds is skipped, not waited for.
+    // A lane row is locked with its key's gate row (lane ''), gate row first (LOCK_ORDER): the gates are
+    // per key, so admissions from two lanes of one key pass them one at a time.
     private static final String LOCK = """
-            SELECT policy_name, partition_key, pending_count, context::text, gate_state::text, decayed_admits,
-                   decayed_admits_at, paused, clock_timestamp()
-              FROM dispatch.partitions WHERE id = ? FOR UPDATE
-            """;
+            WITH target AS (SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = ?)
+            SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
+                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
+              FROM dispatch.partitions p JOIN target t
+                ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
+             ORDER BY p.LOCK_ORDER
+               FOR UPDATE OF p
+            """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
 
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
     // previous last_checked_at back, so it heads the next claim.
@@ -77,37 +89,75 @@ public class PartitionRepository {
             UPDATE dispatch.partitions p SET paused = true FROM locked WHERE p.id = locked.id
             """.formatted(LOCK_ORDER);
 
+    // The row of another lane of a partition's key (created when missing, like staging would, with the
+    // key's context and pause state), for a retry its policy sends to that lane.
+    private static final String LANE_ROW = """
+            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, paused)
+            SELECT policy_name, partition_key, ?, context, paused FROM dispatch.partitions WHERE id = ?
+            ON CONFLICT (policy_name, partition_key, lane) DO UPDATE SET lane = p.lane
+            RETURNING id
+            """;
+
     private static final String PENDING = """
             SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE pending_count > 0
             """;
 
-    /** The claim as it runs (one parameter: the limit), for tests that assert its plan. */
+    /** The claims as they run, for tests that assert their plans (parameters: the limit; policy, lane, limit). */
     public static final String CLAIM_SQL = CLAIM;
+    public static final String CLAIM_LANE_SQL = CLAIM_LANE;
 
     @Inject
     Jdbc jdbc;
 
-    /** Claims up to {@code limit} partitions with pending work, in the anti-stagnation order. */
+    /** Claims up to {@code limit} partitions outside lanes with pending work, in the anti-stagnation order. */
     public List<ClaimedPartition> claim(int limit) {
-        return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), rs -> new ClaimedPartition(
-                rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getDouble(5),
-                millis(rs.getTimestamp(6)), millis(rs.getTimestamp(7)), rs.getInt(8)));
+        return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), PartitionRepository::claimed);
     }
 
-    /** Locks the partition for this transaction; empty when another transaction holds it (or it is gone). */
+    /** Claims up to {@code limit} partitions of one lane of a policy, in the same order. */
+    public List<ClaimedPartition> claimLane(String policyName, String lane, int limit) {
+        return jdbc.query(CLAIM_LANE, (c, st) -> {
+            st.setString(1, policyName);
+            st.setString(2, lane);
+            st.setInt(3, limit);
+        }, PartitionRepository::claimed);
+    }
+
+    private static ClaimedPartition claimed(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new ClaimedPartition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getDouble(5),
+                millis(rs.getTimestamp(6)), millis(rs.getTimestamp(7)), rs.getInt(8), rs.getString(9));
+    }
+
+    /**
+     * Locks the partition, and its key's gate row, for this transaction; empty when another transaction
+     * holds either (or it is gone).
+     */
     public Optional<LockedPartition> lock(long partitionId) {
         return lock(LOCK + " SKIP LOCKED", partitionId);
     }
 
-    /** Locks the partition for this transaction, waiting for any other holder: for operator actions. */
+    /** As {@link #lock}, waiting for any other holder: for operator actions. */
     public Optional<LockedPartition> lockWaiting(long partitionId) {
         return lock(LOCK, partitionId);
     }
 
+    private record Row(long id, String lane, String policyName, String partitionKey, int pending, String contextJson,
+                       String gateStateJson, double decayedAdmits, long decayedAtMillis, boolean paused, long nowMillis) {
+    }
+
     private Optional<LockedPartition> lock(String sql, long partitionId) {
-        return jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), rs -> new LockedPartition(
-                rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getString(5), rs.getDouble(6),
-                millis(rs.getTimestamp(7)), rs.getBoolean(8), millis(rs.getTimestamp(9)))).stream().findFirst();
+        List<Row> rows = jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), rs -> new Row(rs.getLong(1), rs.getString(2),
+                rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6), rs.getString(7), rs.getDouble(8),
+                millis(rs.getTimestamp(9)), rs.getBoolean(10), millis(rs.getTimestamp(11))));
+        Optional<Row> own = rows.stream().filter(r -> r.id() == partitionId).findFirst();
+        Optional<Row> gate = rows.stream().filter(r -> r.lane().isEmpty()).findFirst();
+        if (own.isEmpty() || gate.isEmpty()) {
+            return Optional.empty(); // gone, or (SKIP LOCKED) one of the two is another transaction's now
+        }
+        Row p = own.get();
+        Row g = gate.get();
+        return Optional.of(new LockedPartition(p.policyName(), p.partitionKey(), p.lane(), g.id(), p.pending(),
+                g.contextJson(), g.gateStateJson(), p.decayedAdmits(), p.decayedAtMillis(), p.paused(), p.nowMillis()));
     }
 
     public void deny(List<Denial> denials) {
@@ -132,6 +182,27 @@ public class PartitionRepository {
         if (!partitionIds.isEmpty()) {
             jdbc.update(MARK_PAUSED, (c, st) -> st.setArray(1, Jdbc.longs(c, partitionIds)));
         }
+    }
+
+    /**
+     * The id of the row of lane {@code lane} of partition {@code partitionId}'s key: the partition itself
+     * when it is in that lane already; empty when the partition is gone.
+     */
+    public Optional<Long> laneRow(long partitionId, String lane) {
+        List<long[]> rows = jdbc.query("SELECT lane = ? FROM dispatch.partitions WHERE id = ?", (c, st) -> {
+            st.setString(1, lane);
+            st.setLong(2, partitionId);
+        }, rs -> new long[] {rs.getBoolean(1) ? 1 : 0});
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        if (rows.get(0)[0] == 1) {
+            return Optional.of(partitionId);
+        }
+        return jdbc.query(LANE_ROW, (c, st) -> {
+            st.setString(1, lane);
+            st.setLong(2, partitionId);
+        }, rs -> rs.getLong(1)).stream().findFirst();
     }
 
     /** Staged jobs waiting, over all partitions. */

@@ -33,20 +33,21 @@ public class StagingRepository {
 
     // One statement per chunk, one round trip even for a single job. A job with a delay or a time is
     // staged scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted.
-    // The partition UPSERT comes first:
-    // its keys arrive sorted by code point, so it locks partition rows in PartitionRepository.LOCK_ORDER
+    // A job in a lane goes to its key's row of that lane, and the key's gate row (lane '') is upserted
+    // with it: it holds the key's gates and newest context. The partition UPSERT comes first:
+    // its rows arrive sorted by key, then lane, by code point, so it locks them in PartitionRepository.LOCK_ORDER
     // like every other multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
     // one); a partition created while its policy is paused is born paused. Staged rows then take their
     // ids from the sequence in input order, and are returned sorted by id.
     private static final String STAGE = """
             WITH parts AS (
-                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, context, context_updated_at, pending_count,
+                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused)
-                SELECT ?, t.k, t.c::jsonb, clock_timestamp(), t.n, t.s, t.top,
+                SELECT ?, t.k, t.l, t.c::jsonb, clock_timestamp(), t.n, t.s, t.top,
                        EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
-                  FROM unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, c, n, s, top, ord)
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, l, c, n, s, top, ord)
                  ORDER BY t.ord
-                ON CONFLICT (policy_name, partition_key) DO UPDATE
+                ON CONFLICT (policy_name, partition_key, lane) DO UPDATE
                    SET context = EXCLUDED.context,
                        context_updated_at = EXCLUDED.context_updated_at,
                        top_priority = CASE WHEN EXCLUDED.pending_count = 0 THEN p.top_priority
@@ -54,7 +55,7 @@ public class StagingRepository {
                                            ELSE greatest(p.top_priority, EXCLUDED.top_priority) END,
                        pending_count = p.pending_count + EXCLUDED.pending_count,
                        scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
-                RETURNING p.id, p.partition_key),
+                RETURNING p.id, p.partition_key, p.lane),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
                                                   priority, due_at, next_age_at, age_every_ms, age_step, age_cap)
@@ -65,10 +66,10 @@ public class StagingRepository {
                   FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
                                          WHEN u.delay IS NOT NULL
                                          THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
-                          FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
-                               WITH ORDINALITY AS u(k, params, restart, priority, delay, at, ord)) j
+                          FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                               WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)) j
                  CROSS JOIN (SELECT ?::bigint AS every, ?::int AS step, ?::int AS cap) a
-                  JOIN parts ON parts.partition_key = j.k
+                  JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
                  ORDER BY j.ord
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
@@ -312,6 +313,15 @@ public class StagingRepository {
                 + " AND w.parked_at IS NULL AND w.due_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
     }
 
+    /** A partition row of a policy: its key and lane, ordered by code point as {@link PartitionRepository#LOCK_ORDER}. */
+    private record Address(String key, String lane) implements Comparable<Address> {
+        @Override
+        public int compareTo(Address o) {
+            int byKey = byCodePoint(key, o.key);
+            return byKey != 0 ? byKey : byCodePoint(lane, o.lane);
+        }
+    }
+
     /** Deletes every staged job of the partition; @return how many. */
     public int drainPartition(long partitionId) {
         return jdbc.query(DRAIN.formatted("id = ?"), (c, st) -> st.setLong(1, partitionId), rs -> rs.getInt(1)).get(0);
@@ -335,56 +345,67 @@ public class StagingRepository {
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
-            // One partition row per key: the last context seen wins, as it would with one call per job.
-            Map<String, String> contextByKey = new TreeMap<>(StagingRepository::byCodePoint);
-            Map<String, Integer> countByKey = new HashMap<>();
-            Map<String, Integer> scheduledByKey = new HashMap<>();
-            Map<String, Integer> topByKey = new HashMap<>();
+            // One partition row per key and lane: the last context seen wins, as it would with one call per
+            // job; a key with jobs in lanes also gets its gate row, with that same context.
+            Map<Address, String> contextByRow = new TreeMap<>();
+            Map<Address, Integer> countByRow = new HashMap<>();
+            Map<Address, Integer> scheduledByRow = new HashMap<>();
+            Map<Address, Integer> topByRow = new HashMap<>();
             List<Integer> priorityColumn = new ArrayList<>(chunk.size());
             List<Long> delayColumn = new ArrayList<>(chunk.size());
             List<Long> atColumn = new ArrayList<>(chunk.size());
             List<String> keyColumn = new ArrayList<>(chunk.size());
+            List<String> laneColumn = new ArrayList<>(chunk.size());
             List<String> parameterColumn = new ArrayList<>(chunk.size());
             for (Submission s : chunk) {
-                contextByKey.put(s.partitionKey(), s.contextJson());
+                Address row = new Address(s.partitionKey(), s.lane());
+                contextByRow.put(row, s.contextJson());
+                if (!s.lane().isEmpty()) {
+                    contextByRow.put(new Address(s.partitionKey(), ""), s.contextJson());
+                }
                 if (s.scheduled()) {
-                    scheduledByKey.merge(s.partitionKey(), 1, Integer::sum);
+                    scheduledByRow.merge(row, 1, Integer::sum);
                 } else {
-                    countByKey.merge(s.partitionKey(), 1, Integer::sum);
-                    topByKey.merge(s.partitionKey(), s.priority(), Math::max);
+                    countByRow.merge(row, 1, Integer::sum);
+                    topByRow.merge(row, s.priority(), Math::max);
                 }
                 priorityColumn.add(s.priority());
                 delayColumn.add(s.delayMillis());
                 atColumn.add(s.atMillis());
                 keyColumn.add(s.partitionKey());
+                laneColumn.add(s.lane());
                 parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
             }
-            List<String> keys = new ArrayList<>(contextByKey.keySet());
-            List<String> contexts = new ArrayList<>(contextByKey.values());
-            List<Integer> counts = keys.stream().map(k -> countByKey.getOrDefault(k, 0)).toList();
-            List<Integer> scheduled = keys.stream().map(k -> scheduledByKey.getOrDefault(k, 0)).toList();
-            List<Integer> tops = keys.stream().map(k -> topByKey.getOrDefault(k, 0)).toList();
+            List<Address> rows = new ArrayList<>(contextByRow.keySet());
+            List<String> keys = rows.stream().map(Address::key).toList();
+            List<String> lanes = rows.stream().map(Address::lane).toList();
+            List<String> contexts = new ArrayList<>(contextByRow.values());
+            List<Integer> counts = rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList();
+            List<Integer> scheduled = rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList();
+            List<Integer> tops = rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList();
             List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
                     : restartOf.subList(from, to);
             List<Long> chunkIds = jdbc.query(STAGE, (c, st) -> {
                 st.setString(1, policyName);
                 st.setString(2, policyName);
                 st.setArray(3, Jdbc.texts(c, keys));
-                st.setArray(4, Jdbc.texts(c, contexts));
-                st.setArray(5, Jdbc.ints(c, counts));
-                st.setArray(6, Jdbc.ints(c, scheduled));
-                st.setArray(7, Jdbc.ints(c, tops));
-                st.setString(8, jobName);
-                st.setString(9, submittedBy);
-                st.setArray(10, Jdbc.texts(c, keyColumn));
-                st.setArray(11, Jdbc.texts(c, parameterColumn));
-                st.setArray(12, Jdbc.longs(c, restartColumn));
-                st.setArray(13, Jdbc.ints(c, priorityColumn));
-                st.setArray(14, Jdbc.longs(c, delayColumn));
-                st.setArray(15, Jdbc.longs(c, atColumn));
-                st.setObject(16, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
-                st.setObject(17, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
-                st.setObject(18, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
+                st.setArray(4, Jdbc.texts(c, lanes));
+                st.setArray(5, Jdbc.texts(c, contexts));
+                st.setArray(6, Jdbc.ints(c, counts));
+                st.setArray(7, Jdbc.ints(c, scheduled));
+                st.setArray(8, Jdbc.ints(c, tops));
+                st.setString(9, jobName);
+                st.setString(10, submittedBy);
+                st.setArray(11, Jdbc.texts(c, keyColumn));
+                st.setArray(12, Jdbc.texts(c, laneColumn));
+                st.setArray(13, Jdbc.texts(c, parameterColumn));
+                st.setArray(14, Jdbc.longs(c, restartColumn));
+                st.setArray(15, Jdbc.ints(c, priorityColumn));
+                st.setArray(16, Jdbc.longs(c, delayColumn));
+                st.setArray(17, Jdbc.longs(c, atColumn));
+                st.setObject(18, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
+                st.setObject(19, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
+                st.setObject(20, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);

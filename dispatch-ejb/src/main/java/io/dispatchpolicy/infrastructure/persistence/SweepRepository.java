@@ -28,7 +28,7 @@ public class SweepRepository {
             """;
 
     // Idle and empty: nothing staged, scheduled or parked, nothing in flight or dead, no admission for a long time, and
-    // every throttle bucket full again — so what goes with them (fairness history, adaptive caps) is
+    // every throttle bucket full again (lanes: see below) — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
     private static final String PARTITIONS = """
             WITH idle AS MATERIALIZED (
@@ -37,7 +37,11 @@ public class SweepRepository {
                    AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
                    AND (q.buckets_full_at IS NULL OR q.buckets_full_at <= clock_timestamp())
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.gate_id = q.id)
                    AND NOT EXISTS (SELECT 1 FROM dispatch.dead_jobs d WHERE d.partition_id = q.id)
+                   -- a key's gate row stays while any of its lane rows does
+                   AND NOT (q.lane = '' AND EXISTS (SELECT 1 FROM dispatch.partitions l WHERE l.policy_name = q.policy_name
+                                                    AND l.partition_key = q.partition_key AND l.lane <> ''))
                  LIMIT ?
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.partitions p USING idle WHERE p.id = idle.id
@@ -53,7 +57,18 @@ public class SweepRepository {
     private static final String ADAPTIVE = """
             DELETE FROM dispatch.adaptive_stats a
              WHERE a.updated_at < clock_timestamp() - make_interval(secs => ?)
-               AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = a.partition_id)
+               AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.gate_id = a.partition_id)
+            """;
+
+    // Buckets no window reaches any more: older than the longest window a rule may have, plus a bucket.
+    private static final String TENANT_COUNTS = """
+            DELETE FROM dispatch.tenant_submissions WHERE ctid = ANY (ARRAY(
+                SELECT ctid FROM dispatch.tenant_submissions
+                 WHERE bucket_start < clock_timestamp() - make_interval(secs => ?) LIMIT ?))
+            """;
+
+    private static final String DEMOTIONS = """
+            DELETE FROM dispatch.demotions WHERE until < clock_timestamp()
             """;
 
     @Inject
@@ -78,6 +93,14 @@ public class SweepRepository {
 
     public int deadJobsOlderThan(Duration age) {
         return deleteOlderThan(DEAD, age, true);
+    }
+
+    public int tenantCountsOutsideEveryWindow() {
+        return deleteOlderThan(TENANT_COUNTS, io.dispatchpolicy.spi.Demotion.LONGEST.plusMinutes(1), true);
+    }
+
+    public int endedDemotions() {
+        return jdbc.update(DEMOTIONS, (c, st) -> { });
     }
 
     public int adaptiveStatsOlderThan(Duration age) {

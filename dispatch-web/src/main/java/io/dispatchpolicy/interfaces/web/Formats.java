@@ -44,8 +44,9 @@ public class Formats {
         return String.format(Locale.ROOT, "%.1f/s", perSecond);
     }
 
-    public String percent(double ratio) {
-        return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
+    /** A ratio as a whole percentage; "-" for none. */
+    public String percent(Double ratio) {
+        return ratio == null ? "-" : String.format(Locale.ROOT, "%.0f%%", ratio * 100);
     }
 
     public String number(double value) {

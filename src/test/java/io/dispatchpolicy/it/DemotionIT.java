@@ -1,0 +1,127 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.SubmitOption;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Demotion of noisy tenants (ADR 0011): a tenant over a rule's threshold in its sliding window has its
+ * new submissions sent to the rule's lane, the last matching rule wins, counts are shared by concurrent
+ * submitters, retries are not counted, and a job without a tenant is neither counted nor demoted.
+ */
+class DemotionIT extends EngineTest {
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    /** The lane each submission waits in, in the order given. */
+    private List<String> lanes(long... ids) {
+        List<String> lanes = new ArrayList<>();
+        for (long id : ids) {
+            lanes.addAll(db.strings("SELECT p.lane FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                    + "WHERE s.id = ?", id));
+        }
+        return lanes;
+    }
+
+    private long[] oneByOne(String policy, String tenant, int n, String... params) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = stage(policy, tenant, 1, params)[0];
+        }
+        return ids;
+    }
+
+    private static String fresh(String prefix) {
+        return prefix + "-" + UUID.randomUUID();
+    }
+
+    @Test
+    void theSixthSubmissionInTenSecondsGoesSlowAndTheNextAfterTheWindowDoesNot() {
+        String tenant = fresh("noisy");
+        long[] ids = oneByOne("it-demote", tenant, 6);
+        assertThat(lanes(ids)).containsExactly("default", "default", "default", "default", "default", "slow");
+        assertThat(db.strings("SELECT lane || ' ' || rule FROM dispatch.demotions WHERE policy_name = 'it-demote' AND tenant = ?",
+                tenant)).containsExactly("slow 5:10:slow");
+
+        // a caller's lane is kept (this policy does not let demotion override it), and still counted
+        long named = stage("it-demote", tenant, 1, new SubmitOption[] {SubmitOption.lane("default")})[0];
+        assertThat(lanes(named)).containsExactly("default");
+        assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote' "
+                + "AND tenant = ?", tenant)).isEqualTo(7);
+
+        // ten seconds (and one bucket) after the last of them, the window holds none of them
+        String last = db.strings("SELECT (max(staged_at) + interval '11 seconds')::text FROM dispatch.staged_jobs WHERE id = ANY(?)",
+                (Object) new Long[] {ids[5], named}).get(0);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> db.count("SELECT count(*) FROM (SELECT 1 WHERE now() > ?::timestamptz) x", last) == 1);
+        assertThat(lanes(stage("it-demote", tenant, 1))).containsExactly("default");
+    }
+
+    @Test
+    void ofTwoMatchingRulesTheLastWinsEvenOverANamedLaneAndJobsWithoutATenantAreNotCounted() {
+        String account = fresh("account");
+        long[] ids = stage("it-demote2", "t", 5, "account", account);
+        assertThat(lanes(ids)).containsExactly("default", "default", "slow", "slow", "slower");
+        long named = stage("it-demote2", "t", 1, new SubmitOption[] {SubmitOption.lane("default")}, "account", account)[0];
+        assertThat(lanes(named)).as("this policy's demotion overrides the caller's lane").containsExactly("slower");
+
+        long[] anonymous = stage("it-demote2", "t", 8);
+        assertThat(lanes(anonymous)).containsOnly("default");
+        assertThat(db.count("SELECT coalesce(sum(submissions), 0) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote2'"
+                + " AND tenant = ?", account)).as("each of the account's jobs counted once").isEqualTo(6);
+    }
+
+    @Test
+    void twoConcurrentSubmittersSeeOneCount() throws Exception {
+        String tenant = fresh("shared");
+        Callable<long[]> submitter = () -> oneByOne("it-demote3", tenant, 10);
+        List<Future<long[]>> both = executor.invokeAll(List.of(submitter, submitter));
+        List<Long> ids = new ArrayList<>();
+        for (Future<long[]> f : both) {
+            Arrays.stream(f.get()).forEach(ids::add);
+        }
+        List<String> lanes = lanes(ids.stream().mapToLong(Long::longValue).toArray());
+        assertThat(lanes).hasSize(20);
+        assertThat(lanes.stream().filter("default"::equals).count()).as("%s", lanes).isEqualTo(10);
+        assertThat(lanes.stream().filter("slow"::equals).count()).as("%s", lanes).isEqualTo(10);
+    }
+
+    @Test
+    void retriesAreNotCounted() {
+        String tenant = fresh("failing");
+        long id = stage("it-demote-retry", tenant, 1, "fail", "true")[0];
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            ticks.iterate();
+            return db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", id) == 1;
+        });
+        assertThat(db.count("SELECT attempts FROM dispatch.dead_jobs WHERE submission_id = ?", id)).isEqualTo(4);
+        assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote-retry' "
+                + "AND tenant = ?", tenant)).as("one submission, three retries").isEqualTo(1);
+        assertThat(lanes(stage("it-demote-retry", tenant, 1))).as("the second submission is the one over 1").containsExactly("slow");
+    }
+
+    @Test
+    void aWindowCountsTheBucketsThatStartInsideIt() {
+        // rule 5 per 10 s, one-second buckets: 9 submissions in a bucket 11 s old are outside the window,
+        // 4 in a bucket 8 s old inside it (each bound a second clear of the window's edge)
+        String tenant = fresh("buckets");
+        db.update("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
+                + "('it-demote', ?, 1, date_trunc('second', now()) - interval '11 seconds', 9), "
+                + "('it-demote', ?, 1, date_trunc('second', now()) - interval '8 seconds', 4)", tenant, tenant);
+        assertThat(lanes(stage("it-demote", tenant, 1))).as("4 + 1 in the window").containsExactly("default");
+        assertThat(lanes(stage("it-demote", tenant, 1))).as("4 + 2 in the window").containsExactly("slow");
+    }
+}

@@ -1,0 +1,171 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.SubmitOption;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lanes (ADR 0011): weighted shares of a policy's capacity, an empty lane lending its share, a
+ * guaranteed minimum reclaimed as borrowed slots free, gates that hold per key across lanes, and the
+ * lane a submission names.
+ */
+class LanesIT extends EngineTest {
+
+    private static SubmitOption[] in(String lane) {
+        return new SubmitOption[] {SubmitOption.lane(lane)};
+    }
+
+    private long inFlight(String policy, String lane) {
+        return db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? AND lane = ?", policy, lane);
+    }
+
+    private long inFlight(String policy) {
+        return db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = ?", policy);
+    }
+
+    private void awaitNothingInFlight(String policy) {
+        await().atMost(Duration.ofSeconds(90)).until(() -> inFlight(policy) == 0);
+    }
+
+    /** The first {@code n} admissions of the policy since {@code afterSubmission}, counted by lane. */
+    private Map<String, Long> firstAdmissionsByLane(String policy, long afterSubmission, int n) {
+        Map<String, Long> byLane = new HashMap<>();
+        for (String row : db.strings("SELECT lane || ' ' || count(*) FROM (SELECT p.lane FROM dispatch.admissions a "
+                + "JOIN dispatch.partitions p ON p.id = a.partition_id WHERE p.policy_name = ? AND a.submission_id > ? "
+                + "ORDER BY a.admitted_at, a.submission_id LIMIT ?) x GROUP BY lane", policy, afterSubmission, n)) {
+            String[] parts = row.split(" ");
+            byLane.put(parts[0], Long.parseLong(parts[1]));
+        }
+        return byLane;
+    }
+
+    /**
+     * Iterates until {@code admissions} jobs of the policy are admitted; each iteration must admit at
+     * least what was free before it (in flight only falls between the count and the iteration's own).
+     */
+    private void iterateSaturated(String policy, int capacity, int admissions) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        int total = 0;
+        while (total < admissions && System.nanoTime() < deadline) {
+            long before = inFlight(policy);
+            int admitted = ticks.iterate().admitted();
+            assertThat(admitted).as("admitted with %d of %d in flight before the iteration", before, capacity)
+                    .isGreaterThanOrEqualTo((int) (capacity - before));
+            total += admitted;
+        }
+        assertThat(total).isGreaterThanOrEqualTo(admissions);
+    }
+
+    @Test
+    void saturatedLanesShareTheCapacitySixThreeOne() {
+        awaitNothingInFlight("it-lanes");
+        long since = db.count("SELECT coalesce(max(submission_id), 0) FROM dispatch.admissions");
+        for (int t = 0; t < 4; t++) {
+            stage("it-lanes", "c" + t, 175, in("critical"), "sleepMs", "40");
+            stage("it-lanes", "d" + t, 100, in("default"), "sleepMs", "40");
+            stage("it-lanes", "b" + t, 50, in("bulk"), "sleepMs", "40");
+        }
+        iterateSaturated("it-lanes", 10, 1_000);
+        Map<String, Long> byLane = firstAdmissionsByLane("it-lanes", since, 1_000);
+        assertThat(byLane.get("critical")).as("%s", byLane).isBetween(580L, 620L);
+        assertThat(byLane.get("default")).as("%s", byLane).isBetween(280L, 320L);
+        assertThat(byLane.get("bulk")).as("%s", byLane).isBetween(80L, 120L);
+    }
+
+    @Test
+    void anEmptyLaneLendsItsShareAndNoSlotIdles() {
+        awaitNothingInFlight("it-lanes");
+        long since = db.count("SELECT coalesce(max(submission_id), 0) FROM dispatch.admissions");
+        for (int t = 0; t < 4; t++) {
+            stage("it-lanes", "c" + t, 175, in("critical"), "sleepMs", "40");
+            stage("it-lanes", "b" + t, 50, in("bulk"), "sleepMs", "40");
+        }
+        iterateSaturated("it-lanes", 10, 700);
+        Map<String, Long> byLane = firstAdmissionsByLane("it-lanes", since, 700);
+        assertThat(byLane).as("%s", byLane).doesNotContainKey("default");
+        assertThat(byLane.get("critical")).as("%s", byLane).isBetween(586L, 614L);
+        assertThat(byLane.get("bulk")).as("%s", byLane).isBetween(86L, 114L);
+    }
+
+    @Test
+    void aGuaranteedMinimumIsReclaimedAsBorrowedSlotsFree() {
+        awaitNothingInFlight("it-lanes-min");
+        stage("it-lanes-min", "busy", 300, in("b"), "sleepMs", "500");
+        ticks.iterate();
+        assertThat(inFlight("it-lanes-min", "b")).as("b borrows a's reserve while a has no work").isEqualTo(10);
+
+        stage("it-lanes-min", "small", 5, in("a"), "sleepMs", "4000");
+        ticks.iterate();
+        assertThat(inFlight("it-lanes-min")).as("nothing is preempted, nothing exceeds the capacity").isLessThanOrEqualTo(10);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (inFlight("it-lanes-min", "a") < 3 && System.nanoTime() < deadline) {
+            ticks.iterate();
+        }
+        assertThat(inFlight("it-lanes-min", "a")).as("a reclaimed its three as b's jobs ended").isEqualTo(3);
+        // a's jobs run for 4 s: while it has work, it never has fewer than its three (beyond them it gets
+        // its weight's share of what frees), and the capacity holds
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        List<Long> aSamples = new ArrayList<>();
+        while (System.nanoTime() < until) {
+            ticks.iterate();
+            aSamples.add(inFlight("it-lanes-min", "a"));
+            assertThat(inFlight("it-lanes-min")).isLessThanOrEqualTo(10);
+        }
+        assertThat(aSamples).isNotEmpty().allMatch(a -> a >= 3);
+    }
+
+    @Test
+    void aKeysGatesHoldAcrossItsLanes() {
+        awaitNothingInFlight("it-lanes-gate");
+        stage("it-lanes-gate", "t", 5, in("a"), "sleepMs", "3000");
+        stage("it-lanes-gate", "t", 5, in("b"), "sleepMs", "3000");
+        ticks.iterate();
+        ticks.iterate();
+        assertThat(inFlight("it-lanes-gate")).as("concurrency 2 for tenant t, whatever the lane").isEqualTo(2);
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'it-lanes-gate' AND partition_key = 't'"))
+                .as("the gate row and one row per lane").isEqualTo(3);
+    }
+
+    @Test
+    void aSubmissionGoesToTheLaneItNamesOrTheDefaultAndAnUnknownLaneIsRefused() {
+        stage("it-lanes", "named", 1, in("bulk"));
+        stage("it-lanes", "named", 1);
+        assertThat(db.strings("SELECT lane FROM dispatch.partitions WHERE policy_name = 'it-lanes' AND partition_key = 'named' "
+                + "AND pending_count > 0 ORDER BY lane")).containsExactly("bulk", "default");
+
+        assertThatThrownBy(() -> stage("it-lanes", "named", 1, in("urgent")))
+                .isInstanceOf(SubmissionRejectedException.class).hasMessageContaining("no lane 'urgent'");
+        assertThatThrownBy(() -> stage("it-cap3", "named", 1, in("bulk")))
+                .isInstanceOf(SubmissionRejectedException.class).hasMessageContaining("has no lanes");
+
+        set("dispatch.policy.it-lanes.lanes", "critical:1,bulk:1");
+        stage("it-lanes", "configured", 1);
+        assertThat(db.strings("SELECT lane FROM dispatch.partitions WHERE policy_name = 'it-lanes' AND partition_key = 'configured' "
+                + "AND lane <> ''")).containsExactly("critical");
+        assertThatThrownBy(() -> stage("it-lanes", "configured", 1, in("default")))
+                .isInstanceOf(SubmissionRejectedException.class).hasMessageContaining("no lane 'default'");
+    }
+
+    @Test
+    void aRetryWaitsInTheLaneItsPolicySendsRetriesTo() {
+        long id = stage("it-lanes-retry", "r", 1, "fail", "true")[0];
+        assertThat(db.strings("SELECT p.lane FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                + "WHERE s.id = ?", id)).containsExactly("main");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            ticks.iterate();
+            return db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", id) == 1;
+        });
+        assertThat(db.strings("SELECT p.lane || ' ' || d.attempts FROM dispatch.dead_jobs d JOIN dispatch.partitions p "
+                + "ON p.id = d.partition_id WHERE d.submission_id = ?", id)).as("the retry ran from lane retries").containsExactly("retries 2");
+    }
+}
