@@ -65,6 +65,9 @@ public class DefaultStagingService implements StagingService {
     HeldPolicies policies;
 
     @Inject
+    PolicyRegistry registry;
+
+    @Inject
     NoisyTenants noisyTenants;
 
 
@@ -141,6 +144,9 @@ public class DefaultStagingService implements StagingService {
      * of it is invalid: a submission is not refused for an operator's typo).
      */
     private String lane(Policy policy, String named) {
+        if (named == null && !registry.hasLanes(policy)) {
+            return ""; // the common case, without reading every setting of the policy
+        }
         try {
             Optional<EffectivePolicy> effective = policies.effectiveIfDeclared(policy.name());
             return effective.isPresent() ? effective.get().laneFor(named)

@@ -32,6 +32,9 @@ public class NoisyTenants {
     HeldPolicies policies;
 
     @Inject
+    PolicyRegistry registry;
+
+    @Inject
     TenantCountRepository counts;
 
     private final Map<String, Long> lastWarned = new ConcurrentHashMap<>();
@@ -43,6 +46,9 @@ public class NoisyTenants {
      * @param callerNamedLane the caller chose the lane: counted, but moved only if the policy says demotion overrides it
      */
     public List<Submission> demote(Policy declared, List<Submission> submissions, boolean callerNamedLane) {
+        if (!registry.mayDemote(declared)) {
+            return submissions; // the common case, without reading every setting of the policy
+        }
         List<Demotion> rules = policies.effectiveIfDeclared(declared.name()).map(EffectivePolicy::demotions)
                 .orElse(declared.demotions());
         if (rules.isEmpty()) {

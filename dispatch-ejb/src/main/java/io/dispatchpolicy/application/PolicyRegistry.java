@@ -124,15 +124,26 @@ public class PolicyRegistry {
     public List<String> lanedPolicyNames() {
         List<String> laned = new ArrayList<>();
         for (String name : sortedNames) {
-            Policy p = byName.get(name);
-            Optional<String> configured = settings.raw(PREFIX + name + ".lanes").map(String::strip);
-            boolean lanes = configured.isPresent()
-                    ? !configured.get().isEmpty() && !configured.get().equalsIgnoreCase("none") : !p.lanes().isEmpty();
-            if (lanes) {
+            if (hasLanes(byName.get(name))) {
                 laned.add(name);
             }
         }
         return laned;
+    }
+
+    /**
+     * Whether the policy has lanes now, from one property read: the submission path asks this before
+     * it reads all of a policy's settings, which only a policy with lanes needs.
+     */
+    public boolean hasLanes(Policy p) {
+        Optional<String> configured = settings.raw(PREFIX + p.name() + ".lanes").map(String::strip);
+        return configured.isPresent() ? !configured.get().isEmpty() && !configured.get().equalsIgnoreCase("none")
+                : !p.lanes().isEmpty();
+    }
+
+    /** Whether the policy may have demotion rules now (declared, or a {@code demote} property), from one property read. */
+    public boolean mayDemote(Policy p) {
+        return !p.demotions().isEmpty() || settings.raw(PREFIX + p.name() + ".demote").isPresent();
     }
 
     private EffectivePolicy effective(Policy p) {
