@@ -224,8 +224,13 @@ public class TickRunner {
         int n = lanes.size();
         List<Deque<ClaimedPartition>> queues = new ArrayList<>(n);
         boolean any = false;
+        int totalWeight = lanes.stream().mapToInt(Lane::weight).sum();
         for (Lane lane : lanes) {
-            List<ClaimedPartition> claimed = admission.claimLane(policy.name(), lane.name(), settings.partitionBatchSize());
+            // each lane claims its weight's part of the partition batch (at least one): the lanes together
+            // claim about as many partitions as a policy without lanes, so admitting a share costs as many
+            // transactions as admitting a budget does there, not one per lane per partition
+            int limit = (int) Math.max(1, Math.ceil(settings.partitionBatchSize() * (double) lane.weight() / totalWeight));
+            List<ClaimedPartition> claimed = admission.claimLane(policy.name(), lane.name(), limit);
             report.alsoClaimed(claimed.size());
             queues.add(new ArrayDeque<>(ordered(policy, claimed, now)));
             any |= !claimed.isEmpty();
