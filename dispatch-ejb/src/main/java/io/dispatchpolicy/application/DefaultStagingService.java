@@ -84,13 +84,16 @@ public class DefaultStagingService implements StagingService {
         OptionalInt priority = SubmitOption.priorityOf(options);
         Due due = due(SubmitOption.dueOf(options));
         Optional<String> named = SubmitOption.laneOf(options);
-        String lane = lane(policy, named.orElse(null));
+        // every setting of the policy is read only for a policy with lanes or demotion rules, and then once
+        Optional<EffectivePolicy> effective = named.isPresent() || registry.hasLanes(policy) || registry.mayDemote(policy)
+                ? policies.effectiveIfDeclared(policy.name()) : Optional.empty();
+        String lane = lane(policy, effective, named.orElse(null));
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
             submissions.add(assign(policy, jobName, validated, validated, priority, due, lane));
         }
-        submissions = noisyTenants.demote(policy, submissions, named.isPresent());
+        submissions = noisyTenants.demote(policy, effective, submissions, named.isPresent());
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
@@ -129,7 +132,7 @@ public class DefaultStagingService implements StagingService {
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
         Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                Due.NOW, lane(policy, null));
+                Due.NOW, lane(policy, policies.effectiveIfDeclared(policy.name()), null));
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null))[0];
@@ -143,12 +146,11 @@ public class DefaultStagingService implements StagingService {
      * The lane a submission goes to, by the policy's lanes in force (its declared ones while a setting
      * of it is invalid: a submission is not refused for an operator's typo).
      */
-    private String lane(Policy policy, String named) {
+    private String lane(Policy policy, Optional<EffectivePolicy> effective, String named) {
         if (named == null && !registry.hasLanes(policy)) {
-            return ""; // the common case, without reading every setting of the policy
+            return ""; // the common case
         }
         try {
-            Optional<EffectivePolicy> effective = policies.effectiveIfDeclared(policy.name());
             return effective.isPresent() ? effective.get().laneFor(named)
                     : EffectivePolicy.laneFor(policy.name(), policy.lanes(), policy.defaultLane(), named);
         } catch (IllegalArgumentException e) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
@@ -29,9 +30,6 @@ public class NoisyTenants {
     private static final long WARN_EVERY_MS = 60_000;
 
     @Inject
-    HeldPolicies policies;
-
-    @Inject
     PolicyRegistry registry;
 
     @Inject
@@ -43,14 +41,15 @@ public class NoisyTenants {
      * Counts the submissions and returns them with their lanes after demotion (the same list when the
      * policy has no rules).
      *
+     * @param effective       the policy's settings in force, as the submission read them (empty: held, use the declaration)
      * @param callerNamedLane the caller chose the lane: counted, but moved only if the policy says demotion overrides it
      */
-    public List<Submission> demote(Policy declared, List<Submission> submissions, boolean callerNamedLane) {
+    public List<Submission> demote(Policy declared, Optional<EffectivePolicy> effective, List<Submission> submissions,
+                                   boolean callerNamedLane) {
         if (!registry.mayDemote(declared)) {
-            return submissions; // the common case, without reading every setting of the policy
+            return submissions; // the common case
         }
-        List<Demotion> rules = policies.effectiveIfDeclared(declared.name()).map(EffectivePolicy::demotions)
-                .orElse(declared.demotions());
+        List<Demotion> rules = effective.map(EffectivePolicy::demotions).orElse(declared.demotions());
         if (rules.isEmpty()) {
             return submissions;
         }

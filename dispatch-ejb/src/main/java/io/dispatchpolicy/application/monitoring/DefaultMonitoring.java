@@ -128,20 +128,21 @@ public class DefaultMonitoring implements Monitoring {
         for (Policy policy : registry.all()) {
             String name = policy.name();
             long[] t = totals.getOrDefault(name, new long[3]);
-            List<LaneView> lanes = lanes(policy); // demotion moves jobs between lanes: no lanes, no demoted tenants
+            Optional<EffectivePolicy> effective = heldPolicies.effectiveIfDeclared(name); // once: it reads every setting
+            List<LaneView> lanes = lanes(policy, effective); // demotion moves jobs between lanes: no lanes, no demoted tenants
             rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), describeGates(policy), paused.contains(name),
-                    t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), capacity(policy),
+                    t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), capacity(policy, effective),
                     admitted.getOrDefault(name, 0L) / 300.0,
                     repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
-                    held(name), lanes, lanes.isEmpty() ? List.of() : repository.demoted(name, DEMOTED_SHOWN)));
+                    effective.isEmpty() ? held(name) : null, lanes, lanes.isEmpty() ? List.of() : repository.demoted(name, DEMOTED_SHOWN)));
         }
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
     }
 
     /** The lanes in force (a held policy's declared ones), with in-flight jobs and shares of admissions. */
-    private List<LaneView> lanes(Policy policy) {
-        List<Lane> lanes = heldPolicies.effectiveIfDeclared(policy.name()).map(EffectivePolicy::lanes).orElse(policy.lanes());
+    private List<LaneView> lanes(Policy policy, Optional<EffectivePolicy> effective) {
+        List<Lane> lanes = effective.map(EffectivePolicy::lanes).orElse(policy.lanes());
         if (lanes.isEmpty()) {
             return List.of();
         }
@@ -167,9 +168,8 @@ public class DefaultMonitoring implements Monitoring {
     }
 
     /** The capacity in force (a held policy's declared one). */
-    private Integer capacity(Policy policy) {
-        OptionalInt capacity = heldPolicies.effectiveIfDeclared(policy.name()).map(EffectivePolicy::capacity)
-                .orElse(policy.capacity());
+    private Integer capacity(Policy policy, Optional<EffectivePolicy> effective) {
+        OptionalInt capacity = effective.map(EffectivePolicy::capacity).orElse(policy.capacity());
         return capacity.isPresent() ? capacity.getAsInt() : null;
     }
 

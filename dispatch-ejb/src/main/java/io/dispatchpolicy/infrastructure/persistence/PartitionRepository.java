@@ -189,16 +189,7 @@ public class PartitionRepository {
      * when it is in that lane already; empty when the partition is gone.
      */
     public Optional<Long> laneRow(long partitionId, String lane) {
-        List<long[]> rows = jdbc.query("SELECT lane = ? FROM dispatch.partitions WHERE id = ?", (c, st) -> {
-            st.setString(1, lane);
-            st.setLong(2, partitionId);
-        }, rs -> new long[] {rs.getBoolean(1) ? 1 : 0});
-        if (rows.isEmpty()) {
-            return Optional.empty();
-        }
-        if (rows.get(0)[0] == 1) {
-            return Optional.of(partitionId);
-        }
+        // one statement for both cases: a partition already in that lane conflicts with itself
         return jdbc.query(LANE_ROW, (c, st) -> {
             st.setString(1, lane);
             st.setLong(2, partitionId);
