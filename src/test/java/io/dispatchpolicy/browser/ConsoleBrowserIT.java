@@ -61,9 +61,11 @@ class ConsoleBrowserIT {
                 + "SELECT s, id, 'ghost-job', -s, 3, 0, 'FAILED', 'step run: java.lang.IllegalStateException: boom ' || s "
                 + "FROM dispatch.partitions, (VALUES (-9101), (-9102)) v(s) "
                 + "WHERE policy_name = 'browser-ghost' AND partition_key = 'dead-tenant' ON CONFLICT DO NOTHING");
-        sql("INSERT INTO dispatch.demotions (policy_name, tenant, lane, rule, submissions, demoted_at, until) VALUES "
-                + "('it-demote', 'browser-noisy', 'slow', '5:10:slow', 9, now(), now() + interval '1 hour') "
-                + "ON CONFLICT (policy_name, tenant) DO UPDATE SET until = EXCLUDED.until");
+        // it-demote's rule is 5 per 10 s: 9 submissions counted in a bucket that stays inside the window
+        // for the whole class (dated ahead, so the test does not race the window)
+        sql("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
+                + "('it-demote', 'browser-noisy', 1, date_trunc('second', now()) + interval '1 hour', 9) "
+                + "ON CONFLICT (policy_name, tenant, resolution_s, bucket_start) DO NOTHING");
         browser = Browser.start();
     }
 

@@ -1,14 +1,19 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.application.monitoring.DemotionView;
+import io.dispatchpolicy.application.monitoring.Monitoring;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
@@ -25,6 +30,9 @@ class DemotionIT extends EngineTest {
 
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;
+
+    @Inject
+    Monitoring monitoring;
 
     /** The lane each submission waits in, in the order given. */
     private List<String> lanes(long... ids) {
@@ -53,8 +61,18 @@ class DemotionIT extends EngineTest {
         String tenant = fresh("noisy");
         long[] ids = oneByOne("it-demote", tenant, 6);
         assertThat(lanes(ids)).containsExactly("default", "default", "default", "default", "default", "slow");
-        assertThat(db.strings("SELECT lane || ' ' || rule FROM dispatch.demotions WHERE policy_name = 'it-demote' AND tenant = ?",
-                tenant)).containsExactly("slow 5:10:slow");
+        // the console reads the same counts: over the rule now, until the oldest bucket that keeps 5 in
+        // the window leaves it (the first submission's second, ten seconds on)
+        DemotionView shown = demoted("it-demote", tenant).orElseThrow();
+        assertThat(shown.lane() + " " + shown.rule() + " " + shown.submissions()).isEqualTo("slow 5:10:slow 6");
+        Instant firstBucket = db.strings("SELECT extract(epoch FROM date_trunc('second', staged_at))::bigint::text "
+                + "FROM dispatch.staged_jobs WHERE id = ?", ids[0]).stream().map(s -> Instant.ofEpochSecond(Long.parseLong(s)))
+                .findFirst().orElseThrow();
+        Instant secondBucket = db.strings("SELECT extract(epoch FROM date_trunc('second', staged_at))::bigint::text "
+                + "FROM dispatch.staged_jobs WHERE id = ?", ids[1]).stream().map(s -> Instant.ofEpochSecond(Long.parseLong(s)))
+                .findFirst().orElseThrow();
+        // five or more in the window from the bucket of the first or the second submission on (both may share one)
+        assertThat(shown.until()).isIn(firstBucket.plusSeconds(10), secondBucket.plusSeconds(10));
 
         // a caller's lane is kept (this policy does not let demotion override it), and still counted
         long named = stage("it-demote", tenant, 1, new SubmitOption[] {SubmitOption.lane("default")})[0];
@@ -67,7 +85,13 @@ class DemotionIT extends EngineTest {
                 (Object) new Long[] {ids[5], named}).get(0);
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> db.count("SELECT count(*) FROM (SELECT 1 WHERE now() > ?::timestamptz) x", last) == 1);
+        assertThat(demoted("it-demote", tenant)).as("the window holds one submission").isEmpty();
         assertThat(lanes(stage("it-demote", tenant, 1))).containsExactly("default");
+    }
+
+    private Optional<DemotionView> demoted(String policy, String tenant) {
+        return monitoring.policies().stream().filter(p -> p.name().equals(policy)).findFirst().orElseThrow().demoted().stream()
+                .filter(d -> d.tenant().equals(tenant)).findFirst();
     }
 
     @Test

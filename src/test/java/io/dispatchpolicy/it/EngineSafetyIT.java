@@ -147,11 +147,8 @@ class EngineSafetyIT extends EngineTest {
 
         db.update("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
                 + "('it-demote', 'sweep-old', 60, now() - interval '2 days', 3), ('it-demote', 'sweep-new', 60, now(), 4)");
-        db.update("INSERT INTO dispatch.demotions (policy_name, tenant, lane, rule, submissions, demoted_at, until) VALUES "
-                + "('it-demote', 'sweep-ended', 'slow', '5:10:slow', 6, now() - interval '1 minute', now() - interval '1 second')");
         sweeper.sweep();
         assertThat(db.strings("SELECT tenant FROM dispatch.tenant_submissions WHERE tenant LIKE 'sweep-%'")).containsExactly("sweep-new");
-        assertThat(db.count("SELECT count(*) FROM dispatch.demotions WHERE tenant = 'sweep-ended'")).isZero();
     }
 
     @Test

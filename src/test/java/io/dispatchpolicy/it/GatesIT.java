@@ -79,6 +79,24 @@ class GatesIT extends EngineTest {
     }
 
     @Test
+    void anAdmissionThatFillsTheSlotsBacksOffInItsOwnTransactionSoTheEndOfItsJobWakesThePartition() {
+        // it-refill: one slot, a 60 s full-backoff
+        stage("it-refill", "fill", 2, "sleepMs", "300");
+        ticks.iterate();
+        assertThat(admitted("it-refill", "fill")).isEqualTo(1);
+        // backed off by the admission itself, not by a later denial: had the backoff been written after the
+        // job ended, nothing would have woken the partition for a minute
+        assertThat(column("last_deny_reason", "it-refill", "fill")).isEqualTo("concurrency_full");
+        assertThat(secondsUntilEligible("it-refill", "fill")).isBetween(50.0, 60.0);
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .until(() -> secondsUntilEligible("it-refill", "fill") == null);
+        ticks.iterate();
+        assertThat(admitted("it-refill", "fill")).as("the freed slot is refilled at once").isEqualTo(2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> db.completedExecutions("it-refill") >= 2);
+    }
+
+    @Test
     void theSmallestAllowanceWinsAndTheSmallestRetryAfterIsKept() {
         stage("it-mixed", "x1", 20);
         ticks.iterate();

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.GatePipeline;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
@@ -113,7 +114,8 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
-        admissions.record(admitting(due.partitionId(), lock.get()), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null);
+        admissions.record(admitting(due.partitionId(), lock.get()), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null,
+                null);
         admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
         return true;
     }
@@ -152,9 +154,8 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         long inFlight = policy.countsInFlight() ? inflight.count(locked.gateId()) : 0;
         Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
-        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets,
-                policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId()),
-                inFlight, locked.nowMillis(), wanted);
+        Map<String, AdaptiveCap.State> adaptiveStates = policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId());
+        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets, adaptiveStates, inFlight, locked.nowMillis(), wanted);
         if (evaluation.admit() == 0) {
             return AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter());
         }
@@ -176,7 +177,15 @@ public class DefaultAdmissionService implements AdmissionService {
         seedAdaptive(locked.gateId(), gates);
         Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
         charged.putAll(evaluation.charged(jobs.size()));
-        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged), bucketsFullAt(gates, charged));
+        // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
+        // off in this transaction: its jobs start only after the commit, so each one that ends finds the
+        // backed-off row and wakes it. Written later (with the iteration's denials), the backoff could land
+        // after the last of them had ended, and the partition would sit out its full-backoff with free slots.
+        GatePipeline.Evaluation next = GatePipeline.evaluate(gates, charged, adaptiveStates, inFlight + jobs.size(),
+                locked.nowMillis(), 1);
+        AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
+                : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
+        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged), bucketsFullAt(gates, charged), waiting);
         return AdmissionOutcome.admitted(jobs.size());
     }
 
@@ -190,7 +199,7 @@ public class DefaultAdmissionService implements AdmissionService {
         List<StagedJob> jobs = take(partitionId, count);
         if (!jobs.isEmpty()) {
             Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
-            admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null);
+            admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null, null);
         }
         return jobs.size();
     }
@@ -222,7 +231,7 @@ public class DefaultAdmissionService implements AdmissionService {
 
     /** JBeret's rows for every job, then our bookkeeping in one statement, then the observers. */
     private void admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> jobs,
-                           String chargedGateState, Long bucketsFullAtMillis) {
+                           String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
             admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
@@ -232,7 +241,7 @@ public class DefaultAdmissionService implements AdmissionService {
         admissions.record(admitting(partitionId, locked), node.id(), admitted, jobs, jobs.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
-                locked.nowMillis(), bucketsFullAtMillis);
+                locked.nowMillis(), bucketsFullAtMillis, next);
         admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
     }
 

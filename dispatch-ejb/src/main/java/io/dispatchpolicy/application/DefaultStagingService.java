@@ -93,9 +93,9 @@ public class DefaultStagingService implements StagingService {
             JobParameters validated = JobParameters.of(p);
             submissions.add(assign(policy, jobName, validated, validated, priority, due, lane));
         }
-        submissions = noisyTenants.demote(policy, effective, submissions, named.isPresent());
         String user = permission.authorize("start");
-        long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null));
+        long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null),
+                noisyTenants.counting(policy, effective, submissions, named.isPresent()).orElse(null));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return ids;
     }
@@ -135,7 +135,7 @@ public class DefaultStagingService implements StagingService {
                 Due.NOW, lane(policy, policies.effectiveIfDeclared(policy.name()), null));
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
-                policy.priorityAging().orElse(null))[0];
+                policy.priorityAging().orElse(null), null)[0]; // a restart is not counted for its tenant
         deadJobs.revived(executionId); // a dead job restarted by hand is dead no more
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         return id;

@@ -15,7 +15,7 @@ import jakarta.inject.Inject;
  * {@code metrics-retention}, submission records past {@code admission-retention}, partitions empty and
  * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
  * updated for as long, dead jobs past {@code dead-retention} (logged, never silent), tenants' submission
- * counts older than the longest demotion window (a day) and demotions that have ended. One node at a time (an advisory lock); each statement bounded.
+ * counts older than the longest demotion window (a day). One node at a time (an advisory lock); each statement bounded.
  */
 // A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
 @Singleton
@@ -59,6 +59,6 @@ public class Sweeper {
                 + sweep.admissionsOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())
-                + sweep.tenantCountsOutsideEveryWindow() + sweep.endedDemotions();
+                + sweep.tenantCountsOutsideEveryWindow();
     }
 }

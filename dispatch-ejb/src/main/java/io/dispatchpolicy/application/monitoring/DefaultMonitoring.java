@@ -134,7 +134,9 @@ public class DefaultMonitoring implements Monitoring {
                     t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), capacity(policy, effective),
                     admitted.getOrDefault(name, 0L) / 300.0,
                     repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
-                    effective.isEmpty() ? held(name) : null, lanes, lanes.isEmpty() ? List.of() : repository.demoted(name, DEMOTED_SHOWN)));
+                    effective.isEmpty() ? held(name) : null, lanes, lanes.isEmpty() ? List.of()
+                            : repository.demoted(name, effective.map(EffectivePolicy::demotions).orElse(policy.demotions()),
+                            DEMOTED_SHOWN)));
         }
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;

@@ -25,7 +25,7 @@ public class AdmissionRepository {
             WITH args AS (
                 SELECT ?::bigint AS partition_id, ?::bigint AS gate_id, ?::text AS lane, ?::text AS policy, ?::uuid AS node,
                        ?::int AS taken, ?::int AS admitted, ?::jsonb AS gate_state, ?::float8 AS decayed,
-                       ?::bigint AS decayed_at, ?::bigint AS full_at),
+                       ?::bigint AS decayed_at, ?::bigint AS full_at, ?::text AS wait_reason, ?::bigint AS wait_ms),
             batch AS (
                 SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS b(submission_id, execution_id, priority, attempt)),
             adm AS (
@@ -54,8 +54,8 @@ public class AdmissionRepository {
                                           ELSE p.buckets_full_at END,
                    decayed_admits = coalesce(args.decayed, p.decayed_admits),
                    decayed_admits_at = coalesce(to_timestamp(args.decayed_at / 1000.0), p.decayed_admits_at),
-                   next_eligible_at = NULL,
-                   last_deny_reason = NULL,
+                   next_eligible_at = CASE WHEN args.wait_ms > 0 THEN clock_timestamp() + make_interval(secs => args.wait_ms / 1000.0) END,
+                   last_deny_reason = args.wait_reason,
                    top_priority = TOP_PRIORITY
               FROM args
              WHERE p.id = args.partition_id
@@ -82,9 +82,11 @@ public class AdmissionRepository {
      * @param gateStateJson the charged gate state, or null to leave it (a bypass restart passes no gate)
      * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
      * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
+     * @param next          what the partition's gates say of its next job now that these are admitted, or
+     *                      null when they would admit it: the partition waits from this commit on
      */
     public void record(Admitting where, UUID nodeId, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
-                       String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis) {
+                       String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next) {
         List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
         List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
         jdbc.update(RECORD, (c, st) -> {
@@ -99,10 +101,12 @@ public class AdmissionRepository {
             st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
             st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
             st.setObject(11, bucketsFullAtMillis, java.sql.Types.BIGINT);
-            st.setArray(12, Jdbc.longs(c, submissions));
-            st.setArray(13, Jdbc.longs(c, executions));
-            st.setArray(14, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
-            st.setArray(15, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
+            st.setString(12, next == null ? null : next.reason());
+            st.setLong(13, next == null ? 0 : next.retryMillis());
+            st.setArray(14, Jdbc.longs(c, submissions));
+            st.setArray(15, Jdbc.longs(c, executions));
+            st.setArray(16, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
+            st.setArray(17, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
         });
     }
 
@@ -112,6 +116,10 @@ public class AdmissionRepository {
      * gates, the lane shares and the policy's capacity count.
      */
     public record Admitting(long partitionId, long gateId, String lane, String policyName) {
+    }
+
+    /** A partition's gates deny its next job: why, and for how long at most (a freed slot wakes it sooner). */
+    public record Waiting(String reason, long retryMillis) {
     }
 
     public SubmissionStatus status(long submissionId) {

@@ -4,6 +4,7 @@ import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.domain.model.Submission;
+import io.dispatchpolicy.spi.Demotion;
 import io.dispatchpolicy.spi.PriorityAging;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,21 +32,23 @@ public class StagingRepository {
     /** Jobs per statement: keeps one statement's arrays and its WAL record to a sane size. */
     static final int CHUNK = 10_000;
 
-    // One statement per chunk, one round trip even for a single job. A job with a delay or a time is
-    // staged scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted.
-    // A job in a lane goes to its key's row of that lane, and the key's gate row (lane '') is upserted
-    // with it: it holds the key's gates and newest context. The partition UPSERT comes first:
-    // its rows arrive sorted by key, then lane, by code point, so it locks them in PartitionRepository.LOCK_ORDER
-    // like every other multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the newest
-    // one); a partition created while its policy is paused is born paused. Staged rows then take their
-    // ids from the sequence in input order, and are returned sorted by id.
-    private static final String STAGE = """
-            WITH parts AS (
+    // One statement per chunk, one round trip even for a single job: a head that names the partition
+    // rows to upsert (CTE rows: k, l, c, n, s, top, ord) and the jobs to insert (CTE jobs: k, l, params,
+    // restart, priority, delay, at, ord), then STAGE_TAIL. A job with a delay or a time is staged
+    // scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted. A job in
+    // a lane goes to its key's row of that lane, and the key's gate row (lane '') is upserted with it: it
+    // holds the key's gates and newest context. The partition UPSERT comes first: its rows arrive in
+    // ord order, which is PartitionRepository.LOCK_ORDER (key, then lane, by code point) like every other
+    // multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context
+    // (gates read the newest one); a partition created while its policy is paused is born paused. Staged
+    // rows then take their ids from the sequence in input order, and are returned sorted by id.
+    private static final String STAGE_TAIL = """
+            parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused)
                 SELECT ?, t.k, t.l, t.c::jsonb, clock_timestamp(), t.n, t.s, t.top,
                        EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
-                  FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, l, c, n, s, top, ord)
+                  FROM rows t
                  ORDER BY t.ord
                 ON CONFLICT (policy_name, partition_key, lane) DO UPDATE
                    SET context = EXCLUDED.context,
@@ -66,14 +69,76 @@ public class StagingRepository {
                   FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
                                          WHEN u.delay IS NOT NULL
                                          THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
-                          FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
-                               WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)) j
+                          FROM jobs u) j
                  CROSS JOIN (SELECT ?::bigint AS every, ?::int AS step, ?::int AS cap) a
                   JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
                  ORDER BY j.ord
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
             """;
+
+    // The caller has placed every job in its lane and summed the partition rows, in lock order.
+    private static final String STAGE = """
+            WITH rows AS (
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, l, c, n, s, top, ord)),
+            jobs AS (
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
+            """ + STAGE_TAIL;
+
+    // A policy with demotion rules (ADR 0011): the statement counts the jobs for their tenants and places
+    // them, so a tenant's bucket rows are locked only from here to the commit, like its partition rows.
+    // counted: each tenant's current bucket of each resolution gains this call's jobs; under the row lock,
+    // RETURNING gives the bucket as every earlier submission of the tenant left it. windows: per tenant
+    // and rule, that bucket plus the older buckets inside the rule's window (this statement's snapshot;
+    // a bucket another submission is still writing is the current one, so the count is exact up to the
+    // bucket resolution at the window's far end). placed: the i-th of this call's n jobs of a tenant sees
+    // the window without the n - i after it, and goes to the lane of the last rule its count exceeds
+    // (when the call lets demotion move it). rows: the partition rows the placed jobs need, summed, with
+    // each key's context, in lock order.
+    private static final String STAGE_COUNTED = """
+            WITH counted AS (
+                INSERT INTO dispatch.tenant_submissions AS t (policy_name, tenant, resolution_s, bucket_start, submissions)
+                SELECT ?, u.tenant, r.res, to_timestamp(floor(extract(epoch FROM statement_timestamp()) / r.res) * r.res), u.n
+                  FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
+                 CROSS JOIN (SELECT DISTINCT res FROM unnest(?::int[]) AS x(res)) r
+                 ORDER BY u.ord, r.res
+                ON CONFLICT (policy_name, tenant, resolution_s, bucket_start)
+                   DO UPDATE SET submissions = t.submissions + EXCLUDED.submissions
+                RETURNING t.policy_name, t.tenant, t.resolution_s, t.bucket_start, t.submissions),
+            windows AS MATERIALIZED (
+                SELECT c.tenant, r.idx,
+                       c.submissions + coalesce((SELECT sum(o.submissions) FROM dispatch.tenant_submissions o
+                                                  WHERE o.policy_name = c.policy_name AND o.tenant = c.tenant
+                                                    AND o.resolution_s = r.res AND o.bucket_start < c.bucket_start
+                                                    AND o.bucket_start > statement_timestamp() - make_interval(secs => r.per_s)), 0)
+                         - r.threshold AS over
+                  FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(res, per_s, threshold, idx)
+                  JOIN counted c ON c.resolution_s = r.res),
+            given AS (
+                SELECT u.*, row_number() OVER (PARTITION BY u.tenant ORDER BY u.ord) - count(*) OVER (PARTITION BY u.tenant) AS later
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                       WITH ORDINALITY AS u(k, l, tenant, params, restart, priority, delay, at, ord)),
+            placed AS (
+                SELECT g.ord, max(w.idx) AS rule
+                  FROM given g JOIN windows w ON w.tenant = g.tenant AND w.over + g.later > 0
+                 WHERE ?::boolean
+                 GROUP BY g.ord),
+            jobs AS (
+                SELECT g.k, coalesce((?::text[])[p.rule], g.l) AS l, g.params, g.restart, g.priority, g.delay, g.at, g.ord
+                  FROM given g LEFT JOIN placed p ON p.ord = g.ord),
+            rows AS (
+                SELECT r.k, r.l, x.c, r.n, r.s, r.top, row_number() OVER (ORDER BY r.k COLLATE "C", r.l COLLATE "C") AS ord
+                  FROM (SELECT k, l, sum(n)::int AS n, sum(s)::int AS s, max(top) AS top
+                          FROM (SELECT k, l, count(*) FILTER (WHERE delay IS NULL AND at IS NULL) AS n,
+                                       count(*) FILTER (WHERE delay IS NOT NULL OR at IS NOT NULL) AS s,
+                                       coalesce(max(priority) FILTER (WHERE delay IS NULL AND at IS NULL), 0) AS top
+                                  FROM jobs GROUP BY k, l
+                                UNION ALL
+                                SELECT DISTINCT k, '', 0, 0, 0 FROM jobs WHERE l <> '') each
+                         GROUP BY k, l) r
+                  JOIN unnest(?::text[], ?::text[]) AS x(k, c) ON x.k = r.k),
+            """ + STAGE_TAIL;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
@@ -333,85 +398,148 @@ public class StagingRepository {
     }
 
     /**
+     * What a submission to a policy with demotion rules adds to its staging (ADR 0011): its jobs are
+     * counted for their tenants ({@link Submission#tenant()}, null for nobody) and, when {@code moves},
+     * a job whose tenant is over a rule's threshold goes to the last such rule's lane.
+     */
+    public record Demotions(List<Demotion> rules, boolean moves) {
+    }
+
+    /**
      * Stages submissions of one job for one policy, in the caller's transaction.
      *
      * @param restartOf for restarts, the execution each submission restarts (same order); else null
      * @param aging     the policy's priority aging, or null
+     * @param demotions the policy's demotion rules in force, or null to count nobody
      * @return submission ids in the order of {@code submissions}
      */
     public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
-                        List<Long> restartOf, PriorityAging aging) {
+                        List<Long> restartOf, PriorityAging aging, Demotions demotions) {
         long[] ids = new long[submissions.size()];
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
-            // One partition row per key and lane: the last context seen wins, as it would with one call per
-            // job; a key with jobs in lanes also gets its gate row, with that same context.
-            Map<Address, String> contextByRow = new TreeMap<>();
-            Map<Address, Integer> countByRow = new HashMap<>();
-            Map<Address, Integer> scheduledByRow = new HashMap<>();
-            Map<Address, Integer> topByRow = new HashMap<>();
-            List<Integer> priorityColumn = new ArrayList<>(chunk.size());
-            List<Long> delayColumn = new ArrayList<>(chunk.size());
-            List<Long> atColumn = new ArrayList<>(chunk.size());
-            List<String> keyColumn = new ArrayList<>(chunk.size());
-            List<String> laneColumn = new ArrayList<>(chunk.size());
-            List<String> parameterColumn = new ArrayList<>(chunk.size());
-            for (Submission s : chunk) {
-                Address row = new Address(s.partitionKey(), s.lane());
-                contextByRow.put(row, s.contextJson());
-                if (!s.lane().isEmpty()) {
-                    contextByRow.put(new Address(s.partitionKey(), ""), s.contextJson());
-                }
-                if (s.scheduled()) {
-                    scheduledByRow.merge(row, 1, Integer::sum);
-                } else {
-                    countByRow.merge(row, 1, Integer::sum);
-                    topByRow.merge(row, s.priority(), Math::max);
-                }
-                priorityColumn.add(s.priority());
-                delayColumn.add(s.delayMillis());
-                atColumn.add(s.atMillis());
-                keyColumn.add(s.partitionKey());
-                laneColumn.add(s.lane());
-                parameterColumn.add(JsonCodec.write(s.parameters().asMap()));
-            }
-            List<Address> rows = new ArrayList<>(contextByRow.keySet());
-            List<String> keys = rows.stream().map(Address::key).toList();
-            List<String> lanes = rows.stream().map(Address::lane).toList();
-            List<String> contexts = new ArrayList<>(contextByRow.values());
-            List<Integer> counts = rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList();
-            List<Integer> scheduled = rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList();
-            List<Integer> tops = rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList();
-            List<Long> restartColumn = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null)
-                    : restartOf.subList(from, to);
-            List<Long> chunkIds = jdbc.query(STAGE, (c, st) -> {
-                st.setString(1, policyName);
-                st.setString(2, policyName);
-                st.setArray(3, Jdbc.texts(c, keys));
-                st.setArray(4, Jdbc.texts(c, lanes));
-                st.setArray(5, Jdbc.texts(c, contexts));
-                st.setArray(6, Jdbc.ints(c, counts));
-                st.setArray(7, Jdbc.ints(c, scheduled));
-                st.setArray(8, Jdbc.ints(c, tops));
-                st.setString(9, jobName);
-                st.setString(10, submittedBy);
-                st.setArray(11, Jdbc.texts(c, keyColumn));
-                st.setArray(12, Jdbc.texts(c, laneColumn));
-                st.setArray(13, Jdbc.texts(c, parameterColumn));
-                st.setArray(14, Jdbc.longs(c, restartColumn));
-                st.setArray(15, Jdbc.ints(c, priorityColumn));
-                st.setArray(16, Jdbc.longs(c, delayColumn));
-                st.setArray(17, Jdbc.longs(c, atColumn));
-                st.setObject(18, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
-                st.setObject(19, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
-                st.setObject(20, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
+            List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
+            StatementBinder head = demotions == null ? placed(policyName, chunk, restarts) : counted(policyName, chunk, restarts, demotions);
+            List<Long> chunkIds = jdbc.query(demotions == null ? STAGE : STAGE_COUNTED, (c, st) -> {
+                int next = head.bind(c, st, 1);
+                st.setString(next++, policyName);
+                st.setString(next++, policyName);
+                st.setString(next++, jobName);
+                st.setString(next++, submittedBy);
+                st.setObject(next++, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
+                st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
+                st.setObject(next, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
             }, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
         }
         return ids;
+    }
+
+    /** Binds a statement head's parameters from {@code first}; @return the index of the next parameter. */
+    @FunctionalInterface
+    private interface StatementBinder {
+        int bind(java.sql.Connection c, java.sql.PreparedStatement st, int first) throws SQLException;
+    }
+
+    /** The job columns both heads bind, in input order. */
+    private record JobColumns(List<String> keys, List<String> lanes, List<String> parameters, List<Integer> priorities,
+                              List<Long> delays, List<Long> ats) {
+        static JobColumns of(List<Submission> chunk) {
+            JobColumns columns = new JobColumns(new ArrayList<>(chunk.size()), new ArrayList<>(chunk.size()), new ArrayList<>(chunk.size()),
+                    new ArrayList<>(chunk.size()), new ArrayList<>(chunk.size()), new ArrayList<>(chunk.size()));
+            for (Submission s : chunk) {
+                columns.keys.add(s.partitionKey());
+                columns.lanes.add(s.lane());
+                columns.parameters.add(JsonCodec.write(s.parameters().asMap()));
+                columns.priorities.add(s.priority());
+                columns.delays.add(s.delayMillis());
+                columns.ats.add(s.atMillis());
+            }
+            return columns;
+        }
+    }
+
+    /** STAGE's head: jobs already in their lanes, partition rows summed here. */
+    private static StatementBinder placed(String policyName, List<Submission> chunk, List<Long> restarts) {
+        // One partition row per key and lane: the last context seen wins, as it would with one call per
+        // job; a key with jobs in lanes also gets its gate row, with that same context.
+        Map<Address, String> contextByRow = new TreeMap<>();
+        Map<Address, Integer> countByRow = new HashMap<>();
+        Map<Address, Integer> scheduledByRow = new HashMap<>();
+        Map<Address, Integer> topByRow = new HashMap<>();
+        for (Submission s : chunk) {
+            Address row = new Address(s.partitionKey(), s.lane());
+            contextByRow.put(row, s.contextJson());
+            if (!s.lane().isEmpty()) {
+                contextByRow.put(new Address(s.partitionKey(), ""), s.contextJson());
+            }
+            if (s.scheduled()) {
+                scheduledByRow.merge(row, 1, Integer::sum);
+            } else {
+                countByRow.merge(row, 1, Integer::sum);
+                topByRow.merge(row, s.priority(), Math::max);
+            }
+        }
+        List<Address> rows = new ArrayList<>(contextByRow.keySet());
+        JobColumns jobs = JobColumns.of(chunk);
+        return (c, st, i) -> {
+            st.setArray(i++, Jdbc.texts(c, rows.stream().map(Address::key).toList()));
+            st.setArray(i++, Jdbc.texts(c, rows.stream().map(Address::lane).toList()));
+            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByRow.values())));
+            st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList()));
+            st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList()));
+            st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList()));
+            st.setArray(i++, Jdbc.texts(c, jobs.keys()));
+            st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
+            st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
+            st.setArray(i++, Jdbc.longs(c, restarts));
+            st.setArray(i++, Jdbc.ints(c, jobs.priorities()));
+            st.setArray(i++, Jdbc.longs(c, jobs.delays()));
+            st.setArray(i++, Jdbc.longs(c, jobs.ats()));
+            return i;
+        };
+    }
+
+    /** STAGE_COUNTED's head: the statement counts the jobs for their tenants, places them and sums the rows. */
+    private static StatementBinder counted(String policyName, List<Submission> chunk, List<Long> restarts, Demotions demotions) {
+        // tenants by code point, each once: two calls lock their bucket rows in one order
+        Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
+        Map<String, String> contextByKey = new HashMap<>();
+        List<String> tenants = new ArrayList<>(chunk.size());
+        for (Submission s : chunk) {
+            if (s.tenant() != null) {
+                perTenant.merge(s.tenant(), 1, Integer::sum);
+            }
+            tenants.add(s.tenant());
+            contextByKey.put(s.partitionKey(), s.contextJson());
+        }
+        JobColumns jobs = JobColumns.of(chunk);
+        List<Demotion> rules = demotions.rules();
+        return (c, st, i) -> {
+            st.setString(i++, policyName);
+            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
+            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
+            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
+            st.setArray(i++, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
+            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::threshold).toList()));
+            st.setArray(i++, Jdbc.texts(c, jobs.keys()));
+            st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
+            st.setArray(i++, Jdbc.texts(c, tenants));
+            st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
+            st.setArray(i++, Jdbc.longs(c, restarts));
+            st.setArray(i++, Jdbc.ints(c, jobs.priorities()));
+            st.setArray(i++, Jdbc.longs(c, jobs.delays()));
+            st.setArray(i++, Jdbc.longs(c, jobs.ats()));
+            st.setBoolean(i++, demotions.moves());
+            st.setArray(i++, Jdbc.texts(c, rules.stream().map(Demotion::lane).toList()));
+            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByKey.keySet())));
+            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByKey.values())));
+            return i;
+        };
     }
 
     /** Stages the restart of an execution whose node died, under the submission id and priority it ran with. */

@@ -67,10 +67,6 @@ public class SweepRepository {
                  WHERE bucket_start < clock_timestamp() - make_interval(secs => ?) LIMIT ?))
             """;
 
-    private static final String DEMOTIONS = """
-            DELETE FROM dispatch.demotions WHERE until < clock_timestamp()
-            """;
-
     @Inject
     Jdbc jdbc;
 
@@ -97,10 +93,6 @@ public class SweepRepository {
 
     public int tenantCountsOutsideEveryWindow() {
         return deleteOlderThan(TENANT_COUNTS, io.dispatchpolicy.spi.Demotion.LONGEST.plusMinutes(1), true);
-    }
-
-    public int endedDemotions() {
-        return jdbc.update(DEMOTIONS, (c, st) -> { });
     }
 
     public int adaptiveStatsOlderThan(Duration age) {
