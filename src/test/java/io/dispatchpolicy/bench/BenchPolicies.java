@@ -20,6 +20,12 @@ public class BenchPolicies {
         return byTenantWith("bench-stage").build();
     }
 
+    /** As bench-stage, with the lanes of bench-stage-demote but no rule: what lanes alone cost a submission. */
+    @Produces
+    Policy stageLanes() {
+        return byTenantWith("bench-stage-lanes").lane("default", 9).lane("slow", 1).build();
+    }
+
     /** As bench-stage, with lanes and a demotion rule: every submission is counted for its tenant. */
     @Produces
     Policy stageDemote() {

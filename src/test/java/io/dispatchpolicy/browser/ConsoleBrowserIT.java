@@ -1,6 +1,5 @@
 package io.dispatchpolicy.browser;
 
-import io.dispatchpolicy.devserver.EmbeddedPostgresSession;
 import io.dispatchpolicy.it.Deployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -10,11 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
-import org.openqa.selenium.ElementClickInterceptedException;
-import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.NoSuchElementException;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -37,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(ArquillianExtension.class)
 class ConsoleBrowserIT {
 
-    private static final String BASE = "http://localhost:8080/dispatch/";
+    private static final String BASE = ConsolePages.BASE;
     private static final String XSS_KEY = "<script>window.xssRan=1</script>";
     private static final Path SHOTS = Path.of(System.getProperty("dispatch.screenshots", "target/screenshots"));
 
@@ -77,30 +72,19 @@ class ConsoleBrowserIT {
     }
 
     private static WebDriver logIn(String user) {
-        WebDriver d = browser.driver();
-        d.manage().deleteAllCookies();
-        d.get(BASE);
-        d.findElement(By.id("j_username")).sendKeys(user);
-        d.findElement(By.id("j_password")).sendKeys(EmbeddedPostgresSession.TEST_ACCOUNTS.get(user).password());
-        d.findElement(By.id("login-button")).click();
-        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("total-pending")));
-        // live refresh off: a refresh re-rendering a table under the test's cursor proves nothing
-        ((JavascriptExecutor) d).executeScript("window.sessionStorage.setItem('dispatch.refresh-seconds', '0')");
-        return d;
+        return ConsolePages.logIn(browser, user);
     }
 
-    /** Clicks once the element is there and visible, retrying while an ajax update replaces it. */
+
     private static void click(WebDriver d, By by) {
-        wait(d).ignoring(StaleElementReferenceException.class).ignoring(ElementNotInteractableException.class)
-                .ignoring(ElementClickInterceptedException.class).ignoring(NoSuchElementException.class).until(driver -> {
-            driver.findElement(by).click();
-            return true;
-        });
+        ConsolePages.click(d, by);
     }
+
 
     private static WebDriverWait wait(WebDriver d) {
-        return new WebDriverWait(d, Duration.ofSeconds(20));
+        return ConsolePages.waitFor(d);
     }
+
 
     private static void open(WebDriver d, String navId) {
         click(d, By.id(navId));

@@ -254,6 +254,12 @@ public class TestPolicies {
                 .retry(Retries.fixed(Duration.ofSeconds(2)).maxRetries(1)).build();
     }
 
+    /** Schedules' occurrences one at a time (ScheduleIT's catch-up runs its missed occurrences in sequence). */
+    @Produces
+    Policy scheduleSerial() {
+        return byTenantWith("it-schedule-serial").gate(Gate.concurrency(1)).build();
+    }
+
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */
     public static Policy.Builder byTenantWith(String name) {
         return Policy.named(name)

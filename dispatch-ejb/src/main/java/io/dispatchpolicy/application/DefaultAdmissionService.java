@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.application.schedule.ScheduleChaining;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
@@ -73,6 +74,9 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Inject
     CapacityRepository capacity;
+
+    @Inject
+    ScheduleChaining chaining;
 
     @Inject
     JobInstances instances;
@@ -185,8 +189,9 @@ public class DefaultAdmissionService implements AdmissionService {
                 locked.nowMillis(), 1);
         AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
                 : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
-        admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged), bucketsFullAt(gates, charged), waiting);
-        return AdmissionOutcome.admitted(jobs.size());
+        int admitted = admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged),
+                bucketsFullAt(gates, charged), waiting);
+        return AdmissionOutcome.admitted(admitted);
     }
 
     @Override
@@ -199,9 +204,9 @@ public class DefaultAdmissionService implements AdmissionService {
         List<StagedJob> jobs = take(partitionId, count);
         if (!jobs.isEmpty()) {
             Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
-            admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null, null);
+            return admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null, null);
         }
-        return jobs.size();
+        return 0;
     }
 
     private static AdmissionRepository.Admitting admitting(long partitionId, LockedPartition locked) {
@@ -230,19 +235,29 @@ public class DefaultAdmissionService implements AdmissionService {
     }
 
     /** JBeret's rows for every job, then our bookkeeping in one statement, then the observers. */
-    private void admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> jobs,
-                           String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
+    /**
+     * @param taken the jobs taken out of the partition; a schedule's occurrence taken too late to run
+     *              (ScheduleChaining#withoutMissed) is skipped rather than admitted
+     * @return how many were admitted
+     */
+    private int admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> taken,
+                          String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
+        List<StagedJob> jobs = chaining.withoutMissed(locked, taken);
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
             admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
         }
+        chaining.admitted(locked, jobs, admitted);
         double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        admissions.record(admitting(partitionId, locked), node.id(), admitted, jobs, jobs.size(),
+        admissions.record(admitting(partitionId, locked), node.id(), admitted, jobs, taken.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis(), bucketsFullAtMillis, next);
-        admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
+        if (!admitted.isEmpty()) {
+            admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
+        }
+        return admitted.size();
     }
 
     private long create(StagedJob job) {

@@ -40,9 +40,6 @@ import java.util.Properties;
 @Stateless
 public class DefaultStagingService implements StagingService {
 
-    /** Longest partition key accepted: keys are shown, indexed and compared on every enqueue. */
-    public static final int MAX_PARTITION_KEY_LENGTH = 256;
-
     @Inject
     JobRuntime runtime;
 
@@ -70,14 +67,13 @@ public class DefaultStagingService implements StagingService {
     @Inject
     NoisyTenants noisyTenants;
 
+    @Inject
+    SubmissionPlacement placement;
+
 
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options) {
-        String jobName = JobXmlName.require(jobXmlName);
-        if (!runtime.knowsJob(jobName)) {
-            throw new SubmissionRejectedException("Unknown job XML name '" + jobName
-                    + "': no META-INF/batch-jobs/" + jobName + ".xml is visible to the dispatch engine");
-        }
+        String jobName = placement.knownJob(jobXmlName);
         if (parameters == null || parameters.isEmpty()) {
             return new long[0];
         }
@@ -87,11 +83,11 @@ public class DefaultStagingService implements StagingService {
         // every setting of the policy is read only for a policy with lanes or demotion rules, and then once
         Optional<EffectivePolicy> effective = named.isPresent() || registry.hasLanes(policy) || registry.mayDemote(policy)
                 ? policies.effectiveIfDeclared(policy.name()) : Optional.empty();
-        String lane = lane(policy, effective, named.orElse(null));
+        String lane = placement.lane(policy, effective, named.orElse(null));
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
-            submissions.add(assign(policy, jobName, validated, validated, priority, due, lane));
+            submissions.add(placement.assign(policy, jobName, validated, validated, priority, due.delayMillis(), due.atMillis(), lane));
         }
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null),
@@ -131,8 +127,8 @@ public class DefaultStagingService implements StagingService {
                 .forEach(k -> merged.setProperty(k, previous.getProperty(k)));
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
-        Submission submission = assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                Due.NOW, lane(policy, policies.effectiveIfDeclared(policy.name()), null));
+        Submission submission = placement.assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
+                null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null));
         String user = permission.authorize("restart");
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null), null)[0]; // a restart is not counted for its tenant
@@ -142,21 +138,8 @@ public class DefaultStagingService implements StagingService {
     }
 
 
-    /**
-     * The lane a submission goes to, by the policy's lanes in force (its declared ones while a setting
-     * of it is invalid: a submission is not refused for an operator's typo).
-     */
-    private String lane(Policy policy, Optional<EffectivePolicy> effective, String named) {
-        if (named == null && !registry.hasLanes(policy)) {
-            return ""; // the common case
-        }
-        try {
-            return effective.isPresent() ? effective.get().laneFor(named)
-                    : EffectivePolicy.laneFor(policy.name(), policy.lanes(), policy.defaultLane(), named);
-        } catch (IllegalArgumentException e) {
-            throw new SubmissionRejectedException("Unknown lane: " + e.getMessage());
-        }
-    }
+
+
 
     /**
      * A delay or time as the staging statement takes it. Past times and negative delays mean due at once (the
@@ -177,64 +160,7 @@ public class DefaultStagingService implements StagingService {
         return delay != null ? new Due(Math.max(0, delay.toMillis()), null) : new Due(null, at.toEpochMilli());
     }
 
-    /**
-     * @param effective the parameters the job will run with: what the policy sees
-     * @param stored    the parameters to stage (for a restart, only the restart's own)
-     * @param priority  the caller's priority, else the policy's priority function decides
-     * @param due       when the job is due
-     */
-    private static Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                                     OptionalInt priority, Due due, String lane) {
-        Map<String, Object> context;
-        Object key;
-        try {
-            Map<String, ?> raw = policy.contextFunction().apply(effective.toProperties());
-            context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the context function failed for job '"
-                    + jobName + "': " + e, e);
-        }
-        try {
-            key = policy.partitionFunction().apply(context);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': partitionBy failed for job '"
-                    + jobName + "': " + e, e);
-        }
-        String partitionKey = key == null ? null : key.toString();
-        if (partitionKey == null || partitionKey.isBlank()) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': partitionBy gave a "
-                    + (partitionKey == null ? "null" : "blank") + " partition key for job '" + jobName
-                    + "' (context " + context + ")");
-        }
-        if (partitionKey.length() > MAX_PARTITION_KEY_LENGTH) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': partition key of "
-                    + partitionKey.length() + " characters exceeds " + MAX_PARTITION_KEY_LENGTH);
-        }
-        int effectivePriority;
-        try {
-            effectivePriority = priority.isPresent() ? priority.getAsInt() : policy.priorityFunction().apply(context);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
-                    + jobName + "': " + e, e);
-        }
-        return new Submission(jobName, stored, partitionKey, lane, JsonCodec.write(context), effectivePriority, due.delayMillis(),
-                due.atMillis(), tenant(policy, jobName, context, partitionKey));
-    }
 
-    /** Who demotion rules count the job for: the policy's tenant function, else the partition key; null for nobody. */
-    private static String tenant(Policy policy, String jobName, Map<String, Object> context, String partitionKey) {
-        if (policy.tenantFunction() == null) {
-            return partitionKey;
-        }
-        Object tenant;
-        try {
-            tenant = policy.tenantFunction().apply(context);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the tenant function failed for job '"
-                    + jobName + "': " + e, e);
-        }
-        return tenant == null || tenant.toString().isBlank() ? null : tenant.toString();
-    }
 
     /** A staged job's delay (ms after staging) or time (epoch ms); both null when it is due at once. */
     private record Due(Long delayMillis, Long atMillis) {

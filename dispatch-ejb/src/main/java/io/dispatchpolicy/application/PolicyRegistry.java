@@ -67,6 +67,11 @@ public class PolicyRegistry {
         List<Policy> all = new java.util.ArrayList<>();
         declared.forEach(all::add);
         all.addAll(configuredPolicies());
+        all.stream().filter(p -> p.name().equals(Policy.SCHEDULES)).findAny().ifPresent(p -> {
+            throw new PolicyDeclarationException("The policy name '" + Policy.SCHEDULES + "' is reserved for the engine's "
+                    + "pass-through policy of schedules whose job no policy governs");
+        });
+        all.add(Policy.forUngovernedSchedules()); // by name only: it governs no job
         for (Policy policy : all) {
             Policy clash = names.putIfAbsent(policy.name(), policy);
             if (clash != null) {

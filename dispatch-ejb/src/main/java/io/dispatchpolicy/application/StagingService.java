@@ -28,4 +28,5 @@ public interface StagingService {
      * @throws jakarta.batch.operations.JobRestartException when the execution cannot be restarted
      */
     long stageRestart(Policy policy, long executionId, Properties restartParameters);
+
 }

@@ -12,7 +12,8 @@ import jakarta.inject.Inject;
 
 /**
  * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples past
- * {@code metrics-retention}, submission records past {@code admission-retention}, partitions empty and
+ * {@code metrics-retention}, submission records and schedules' ended occurrences past
+ * {@code admission-retention}, partitions empty and
  * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
  * updated for as long, dead jobs past {@code dead-retention} (logged, never silent), tenants' submission
  * counts older than the longest demotion window (a day). One node at a time (an advisory lock); each statement bounded.
@@ -57,6 +58,7 @@ public class Sweeper {
         }
         return dead + sweep.samplesOlderThan(settings.metricsRetention())
                 + sweep.admissionsOlderThan(settings.admissionRetention())
+                + sweep.occurrencesOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())
                 + sweep.tenantCountsOutsideEveryWindow();

@@ -275,20 +275,42 @@ public class TickRunner {
         }
         double[] start = clock.times(names, active);
         int batch = policy.admissionBatchSize();
-        Map<Long, Integer> pendingLeft = new HashMap<>();
-        queues.forEach(q -> q.forEach(p -> pendingLeft.put(p.id(), p.pending())));
+        // a partition admits at most one batch per iteration, as without lanes: that bounds the top-ups below
+        Map<Long, Integer> allowance = new HashMap<>();
+        queues.forEach(q -> q.forEach(p -> allowance.put(p.id(), Math.min(batch, p.pending()))));
         java.util.Set<Long> admittedFrom = new java.util.HashSet<>();
         int[] admitted = new int[n];
+        int[] sinceCount = new int[n];
+        boolean capacityBinds = Denial.CAPACITY_FULL.equals(exhausted);
+        int budgetLeft = budget.isPresent() ? budget.getAsInt() : Integer.MAX_VALUE;
         int left = free.getAsInt();
-        while (left > 0) {
+        while (true) {
+            if (left == 0) {
+                if (!capacityBinds || queues.stream().allMatch(Deque::isEmpty) || budgetLeft == 0) {
+                    break;
+                }
+                // Jobs shorter than an iteration free slots while it runs: count again and go on with what
+                // is free now, rather than leave those slots idle until the next iteration's count.
+                Map<String, Long> counted = capacity.inFlightByLane(policy.name());
+                long total = counted.values().stream().mapToLong(Long::longValue).sum();
+                left = (int) Math.min(budgetLeft, Math.max(0, policy.capacity().getAsInt() - total));
+                if (left == 0) {
+                    signal.awaitSlot(policy.name());
+                    break;
+                }
+                for (int i = 0; i < n; i++) {
+                    inFlight[i] = counted.getOrDefault(names[i], 0L);
+                    sinceCount[i] = 0;
+                }
+            }
             int[] wanting = new int[n];
             double[] base = new double[n];
             long[] holding = new long[n];
             for (int i = 0; i < n; i++) {
                 for (ClaimedPartition p : queues.get(i)) {
-                    wanting[i] += Math.min(batch, pendingLeft.get(p.id()));
+                    wanting[i] += allowance.get(p.id());
                 }
-                holding[i] = inFlight[i] + admitted[i];
+                holding[i] = inFlight[i] + sinceCount[i];
                 base[i] = start[i] + admitted[i] / (double) weight[i];
             }
             int[] given = LaneShares.share(left, weight, min, holding, wanting, base);
@@ -299,18 +321,20 @@ public class TickRunner {
                 for (int k = queue.size(); k > 0 && !share.exhausted() && !queue.isEmpty(); k--) {
                     ClaimedPartition p = queue.poll();
                     tried = true;
-                    int limit = Math.min(batch, share.nextShare());
+                    int limit = Math.min(allowance.get(p.id()), share.nextShare());
                     int got = admitOne(p, policy, limit, denials);
                     share.use(got);
                     left -= got;
+                    budgetLeft -= got;
                     admitted[i] += got;
-                    pendingLeft.merge(p.id(), -got, Integer::sum);
+                    sinceCount[i] += got;
+                    allowance.merge(p.id(), -got, Integer::sum);
                     if (got > 0) {
                         admittedFrom.add(p.id());
                         report.admitted(got);
                     }
-                    if (got == limit && got < batch && pendingLeft.get(p.id()) > 0) {
-                        queue.addLast(p); // it took all it was given and has more: it may get more next round
+                    if (got == limit && allowance.get(p.id()) > 0) {
+                        queue.addLast(p); // it took all it was given and may take more: it may get more next round
                     }
                 }
             }

@@ -41,6 +41,9 @@ public class DispatchSettings {
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
     public static final String DATASOURCE = "dispatch.datasource";
+    public static final String SCHEDULE_WATCHDOG_INTERVAL = "dispatch.schedule-watchdog-interval";
+    /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
+    public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
 
     /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
     /** Fairness half-life when nothing sets one (global, per policy, or in the console's view of a partition). */
@@ -49,7 +52,8 @@ public class DispatchSettings {
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
-            ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE);
+            ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
+            SCHEDULE_WATCHDOG_INTERVAL);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -135,6 +139,11 @@ public class DispatchSettings {
         return seconds(SWEEP_INTERVAL, 60);
     }
 
+    /** How often a schedule watchdog pass runs (one node at a time): it repairs what chaining could not. */
+    public Duration scheduleWatchdogInterval() {
+        return seconds(SCHEDULE_WATCHDOG_INTERVAL, 60);
+    }
+
     /** An empty partition with no admission for this long is deleted (its gate state with it). */
     public Duration partitionInactiveAfter() {
         return seconds(PARTITION_INACTIVE_AFTER, 86_400);
@@ -205,6 +214,7 @@ public class DispatchSettings {
         }
         recoveryInterval();
         sweepInterval();
+        scheduleWatchdogInterval();
         partitionInactiveAfter();
         metricsRetention();
         admissionRetention();
@@ -213,7 +223,7 @@ public class DispatchSettings {
         tickEnabled();
         for (String name : propertyNames(PREFIX)) {
             if (!GLOBAL.contains(name) && !SERVER.contains(name) && !name.startsWith("dispatch.policy.")
-                    && !name.startsWith("dispatch.test.") && !name.startsWith("dispatch.build.")) {
+                    && !name.startsWith(SCHEDULE_PREFIX) && !name.startsWith("dispatch.test.") && !name.startsWith("dispatch.build.")) {
                 throw new InvalidSettingException(name, raw(name).orElse(""), "a known setting (see README): unknown name");
             }
         }

@@ -87,6 +87,28 @@ public final class Policy {
         this.retries = b.retries;
     }
 
+    /** Name of the built-in policy that occurrences of schedules of ungoverned jobs go through (ADR 0012). */
+    public static final String SCHEDULES = "dispatch-schedules";
+
+    /** The job parameter naming the schedule an occurrence belongs to (set by the engine on every occurrence). */
+    public static final String SCHEDULE_PARAMETER = "dispatch.schedule";
+
+    /**
+     * The built-in pass-through policy for schedules whose job no policy governs: no gates, one partition
+     * per schedule (so one schedule's catch-up never waits behind another's); its capacity can be set
+     * with {@code dispatch.policy.dispatch-schedules.capacity}. It governs no job of its own.
+     */
+    public static Policy forUngovernedSchedules() {
+        Builder b = new Builder(SCHEDULES)
+                .context(params -> {
+                    Map<String, Object> context = new java.util.HashMap<>();
+                    context.put("schedule", params.getProperty(SCHEDULE_PARAMETER));
+                    return context;
+                })
+                .partitionBy(context -> context.get("schedule"));
+        return new Policy(b);
+    }
+
     public static Builder named(String name) {
         return new Builder(name);
     }

@@ -43,7 +43,10 @@ public class AdmissionRepository {
                    SET gate_state = coalesce(args.gate_state, g.gate_state),
                        buckets_full_at = coalesce(to_timestamp(args.full_at / 1000.0), g.buckets_full_at)
                   FROM args
-                 WHERE g.id = args.gate_id AND args.gate_id <> args.partition_id)
+                 WHERE g.id = args.gate_id AND args.gate_id <> args.partition_id
+                   -- a lane's admission rewrites its key's gate row only when its gate state changed
+                   AND (g.gate_state IS DISTINCT FROM coalesce(args.gate_state, g.gate_state)
+                        OR g.buckets_full_at IS DISTINCT FROM coalesce(to_timestamp(args.full_at / 1000.0), g.buckets_full_at)))
             UPDATE dispatch.partitions p
                SET pending_count = p.pending_count - args.taken,
                    total_admitted = p.total_admitted + args.admitted,

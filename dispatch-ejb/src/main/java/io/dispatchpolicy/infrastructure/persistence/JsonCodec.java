@@ -32,6 +32,26 @@ public final class JsonCodec {
         return b.build().toString();
     }
 
+    /**
+     * As {@link #write}, where values may also be maps of such values (a schedule's snapshot holds its
+     * parameters as an object). Submissions use {@link #write}: a context holds scalars only.
+     */
+    public static String writeNested(Map<String, ?> map) {
+        return nested(map).build().toString();
+    }
+
+    private static JsonObjectBuilder nested(Map<?, ?> map) {
+        JsonObjectBuilder b = JSON.createObjectBuilder();
+        map.forEach((k, v) -> {
+            if (v instanceof Map<?, ?> inner) {
+                b.add(String.valueOf(k), nested(inner));
+            } else {
+                add(b, String.valueOf(k), v);
+            }
+        });
+        return b;
+    }
+
     private static void add(JsonObjectBuilder b, String key, Object v) {
         if (v == null) {
             b.addNull(key);

@@ -42,6 +42,9 @@ public class StagingRepository {
     // multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context
     // (gates read the newest one); a partition created while its policy is paused is born paused. Staged
     // rows then take their ids from the sequence in input order, and are returned sorted by id.
+    // A lane's gate row gains no jobs: with its context unchanged it is locked (ON CONFLICT locks the row
+    // it skips) but not rewritten, which saves a policy with lanes a row version per submission; no job
+    // joins it, so it need not be returned.
     private static final String STAGE_TAIL = """
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
@@ -58,6 +61,7 @@ public class StagingRepository {
                                            ELSE greatest(p.top_priority, EXCLUDED.top_priority) END,
                        pending_count = p.pending_count + EXCLUDED.pending_count,
                        scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
+                 WHERE EXCLUDED.pending_count <> 0 OR EXCLUDED.scheduled_count <> 0 OR p.context IS DISTINCT FROM EXCLUDED.context
                 RETURNING p.id, p.partition_key, p.lane),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
@@ -176,11 +180,11 @@ public class StagingRepository {
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
             RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at,
-                      s.attempt
+                      s.attempt, s.schedule_id
             """;
 
     private static final String FIND = """
-            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt
+            SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt, schedule_id
               FROM dispatch.staged_jobs WHERE id = ?
             """;
 
@@ -200,6 +204,24 @@ public class StagingRepository {
               FROM job
              WHERE p.id = job.partition_id AND job.parked
             RETURNING p.id
+            """.replace("TOP_PRIORITY", topPriorityOf("p.id"));
+
+    // One staged job out (a schedule's occurrence superseded or skipped), out of the count it was in.
+    private static final String REMOVE = """
+            WITH gone AS (
+                DELETE FROM dispatch.staged_jobs WHERE id = ?
+                RETURNING partition_id, parked_at IS NOT NULL AS parked, due_at IS NOT NULL AS scheduled)
+            UPDATE dispatch.partitions p
+               SET parked_count = p.parked_count - CASE WHEN g.parked THEN 1 ELSE 0 END,
+                   scheduled_count = p.scheduled_count - CASE WHEN g.scheduled AND NOT g.parked THEN 1 ELSE 0 END,
+                   pending_count = p.pending_count - CASE WHEN NOT g.scheduled AND NOT g.parked THEN 1 ELSE 0 END
+              FROM gone g
+             WHERE p.id = g.partition_id
+            RETURNING p.id
+            """;
+
+    private static final String RESET_TOP_PRIORITY = """
+            UPDATE dispatch.partitions p SET top_priority = TOP_PRIORITY WHERE p.id = ?
             """.replace("TOP_PRIORITY", topPriorityOf("p.id"));
 
     // Operator drains: every staged job (waiting or parked) of the partitions, under their row locks,
@@ -280,7 +302,8 @@ public class StagingRepository {
                 DELETE FROM dispatch.staged_jobs
                  WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = ? AND partition_id = ? AND bypass
                                 FOR UPDATE SKIP LOCKED)
-                RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt),
+                RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt,
+                          schedule_id),
             counted AS (
                 UPDATE dispatch.partitions SET scheduled_count = scheduled_count - 1
                  WHERE id = ? AND EXISTS (SELECT 1 FROM taken))
@@ -584,6 +607,20 @@ public class StagingRepository {
         return jobs;
     }
 
+    /**
+     * Deletes one staged job and takes it out of its partition's counts (scheduled, waiting or parked);
+     * the caller holds the partition's lock. @return whether it was still staged
+     */
+    public boolean remove(long submissionId) {
+        List<Long> partition = jdbc.query(REMOVE, (c, st) -> st.setLong(1, submissionId), rs -> rs.getLong(1));
+        if (partition.isEmpty()) {
+            return false;
+        }
+        // a statement of its own: it must see the row gone
+        jdbc.update(RESET_TOP_PRIORITY, (c, st) -> st.setLong(1, partition.get(0)));
+        return true;
+    }
+
     /** Counts a failed admission of a staged job; @return true when that parked it. */
     public boolean failedAttempt(long submissionId, String error, int maxAttempts) {
         return !jdbc.query(FAILED_ATTEMPT, (c, st) -> {
@@ -618,6 +655,6 @@ public class StagingRepository {
             throw new UnreadableStagedJob(id, e);
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
-                rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9));
+                rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9), rs.getObject(10, Long.class));
     }
 }

@@ -27,6 +27,14 @@ public class SweepRepository {
                  WHERE admitted_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
             """;
 
+    // Schedules' ended occurrences, kept as long as admissions are (their history on the schedule's page);
+    // the future ones are the schedules' live state and never swept.
+    private static final String OCCURRENCES = """
+            DELETE FROM dispatch.schedule_occurrences WHERE id IN (
+                SELECT id FROM dispatch.schedule_occurrences
+                 WHERE ended_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
+
     // Idle and empty: nothing staged, scheduled or parked, nothing in flight or dead, no admission for a long time, and
     // every throttle bucket full again (lanes: see below) — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
@@ -81,6 +89,10 @@ public class SweepRepository {
 
     public int admissionsOlderThan(Duration age) {
         return deleteOlderThan(ADMISSIONS, age, true);
+    }
+
+    public int occurrencesOlderThan(Duration age) {
+        return deleteOlderThan(OCCURRENCES, age, true);
     }
 
     public int idlePartitionsOlderThan(Duration age) {

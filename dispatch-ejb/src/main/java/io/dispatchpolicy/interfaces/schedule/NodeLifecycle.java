@@ -3,6 +3,8 @@ package io.dispatchpolicy.interfaces.schedule;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
+import io.dispatchpolicy.application.schedule.ScheduleRegistry;
+import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.jberet.JobRepositoryCheck;
@@ -57,7 +59,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
-@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker"})
+@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker", "ScheduleWatchdog"})
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class NodeLifecycle {
@@ -87,6 +89,12 @@ public class NodeLifecycle {
     @EJB
     Sweeper sweeper;
 
+    @EJB
+    ScheduleWatchdog scheduleWatchdog;
+
+    @Inject
+    ScheduleRegistry schedules;
+
     @Inject
     LocalRunners runners;
 
@@ -115,6 +123,7 @@ public class NodeLifecycle {
         settings.validate();
         repositoryCheck.verify();
         policies.validateSettings();
+        schedules.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
         lockKey = nodes.register(node.id(), node.name());
         outage.probe(); // learns the server's address now, so probes during an outage knock first
@@ -141,6 +150,8 @@ public class NodeLifecycle {
         long nextRecovery = now + FIRST_RECOVERY_MS;
         long nextSweep = now + sweep;
         long nextAging = now + AGING_INTERVAL_MS;
+        long watchdog = settings.scheduleWatchdogInterval().toMillis();
+        long nextWatchdog = now + FIRST_RECOVERY_MS; // declared schedules get their first occurrence at boot
         while (!stopping) {
             now = System.currentTimeMillis();
             if (recoverNow) {
@@ -165,6 +176,10 @@ public class NodeLifecycle {
                         }
                     });
                 }
+                if (now >= nextWatchdog) {
+                    nextWatchdog = now + watchdog;
+                    attempt("schedule watchdog", scheduleWatchdog::pass);
+                }
                 if (now >= nextSweep) {
                     nextSweep = now + sweep;
                     attempt("sweep", () -> {
@@ -174,7 +189,7 @@ public class NodeLifecycle {
                     });
                 }
             }
-            long wait = Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging)
+            long wait = Math.min(Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging), nextWatchdog)
                     - System.currentTimeMillis();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(wait, 1_000))));
         }

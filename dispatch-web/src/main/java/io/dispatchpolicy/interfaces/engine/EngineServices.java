@@ -4,6 +4,7 @@ import io.dispatchpolicy.application.DeadJobControl;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.schedule.ScheduleControl;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
@@ -52,6 +53,12 @@ public class EngineServices {
     @Engine
     DeadJobControl deadJobControl() {
         return find(DeadJobControl.class);
+    }
+
+    @Produces
+    @Engine
+    ScheduleControl scheduleControl() {
+        return find(ScheduleControl.class);
     }
 
     <T> T find(Class<T> type) {

@@ -1,0 +1,93 @@
+package io.dispatchpolicy.domain.schedule;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Plans a schedule's next grid occurrence. Pure: the caller passes {@code now} (the database's clock in
+ * production) and the previous occurrence, so every node plans the same chain.
+ *
+ * <p>The chain only moves forward: each next point is strictly after the previous grid occurrence, so a
+ * skipped slot is never reused. With catch-up, missed points are created one at a time, each due at once;
+ * {@code overdueSeq} counts them, and the {@value #CATCH_UP_LIMIT}-th is the last: instead of the next one the
+ * chain jumps to the first point after {@code now} and reports the range it skipped. A long outage on a short
+ * grid therefore costs at most {@value #CATCH_UP_LIMIT} late runs, never an unbounded backlog.
+ */
+public final class Chain {
+
+    /** Consecutive overdue occurrences a catch-up may create before the chain jumps to the future. */
+    public static final int CATCH_UP_LIMIT = 1_000;
+
+    private Chain() {
+    }
+
+    /** {@link #next(Grid, Instant, boolean, Instant, int)} for a valid definition, with its own catch-up. */
+    public static NextOccurrence next(ScheduleDefinition definition, Instant previousRunAt, Instant now,
+                                      int overdueSeqOfPrevious) {
+        return next(definition.grid(), previousRunAt, definition.catchUp(), now, overdueSeqOfPrevious);
+    }
+
+    /**
+     * The occurrence that follows one being admitted (chaining) or skipped.
+     *
+     * @param previousRunAt        the grid run time of the previous occurrence; null when there is none
+     * @param catchUp              true: the point right after {@code previousRunAt}, even when it has passed;
+     *                             false: the first point after both {@code previousRunAt} and {@code now}
+     * @param overdueSeqOfPrevious the previous occurrence's {@code overdueSeq} (0 when it was created in the
+     *                             future)
+     */
+    public static NextOccurrence next(Grid grid, Instant previousRunAt, boolean catchUp, Instant now,
+                                      int overdueSeqOfPrevious) {
+        Objects.requireNonNull(grid, "grid");
+        Objects.requireNonNull(now, "now");
+        if (previousRunAt == null || !catchUp) {
+            return first(grid, previousRunAt, now);
+        }
+        Instant candidate = grid.firstAfter(previousRunAt);
+        if (candidate.isAfter(now)) {
+            return new NextOccurrence(candidate, 0, Optional.empty());
+        }
+        int seq = Math.max(0, overdueSeqOfPrevious) + 1;
+        if (seq <= CATCH_UP_LIMIT) {
+            return new NextOccurrence(candidate, seq, Optional.empty());
+        }
+        Instant resume = grid.firstAfter(now);
+        Instant lastSkipped = lastAtOrBefore(grid, candidate, now);
+        return new NextOccurrence(resume, 0, Optional.of(new NextOccurrence.Cut(candidate, lastSkipped)));
+    }
+
+    /**
+     * The first point strictly after both {@code now} and {@code lastRunAt} (null: none). For start, enable, edit
+     * and the watchdog, which never catch up: only chaining does.
+     */
+    public static NextOccurrence first(Grid grid, Instant lastRunAt, Instant now) {
+        Instant after = lastRunAt != null && lastRunAt.isAfter(now) ? lastRunAt : now;
+        return new NextOccurrence(grid.firstAfter(after), 0, Optional.empty());
+    }
+
+    /**
+     * The last grid point at or before {@code t}, given {@code known}, a grid point at or before t. A grid only
+     * answers "first after", and walking forward from {@code known} would cost one step per missed point (a
+     * 1-second grid after a day's outage: 86,400), so this bisects the span instead: O(log span) steps.
+     */
+    static Instant lastAtOrBefore(Grid grid, Instant known, Instant t) {
+        Instant lo = known;   // a grid point at or before t
+        Instant hi = t;       // no grid point lies in (hi, t]
+        while (true) {
+            Instant next = grid.firstAfter(lo);
+            if (next.isAfter(hi)) {
+                return lo;
+            }
+            lo = next;
+            Instant mid = lo.plus(Duration.between(lo, hi).dividedBy(2));
+            Instant probe = grid.firstAfter(mid);
+            if (probe.isAfter(hi)) {
+                hi = mid;
+            } else {
+                lo = probe;
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.dispatchpolicy.domain.schedule;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * When a schedule runs: a strictly increasing sequence of instants. Implementations are immutable and need no
+ * clock, so the same grid gives the same answer on every node.
+ */
+public interface Grid {
+
+    /**
+     * The first grid point strictly after {@code t}.
+     *
+     * @throws IllegalStateException when the grid has no point after {@code t} (a cron expression that no
+     *                               longer matches)
+     */
+    Instant firstAfter(Instant t);
+
+    /** The next {@code n} grid points strictly after {@code after}, in order. */
+    default List<Instant> nextRunTimes(Instant after, int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0, was " + n);
+        }
+        List<Instant> times = new ArrayList<>(n);
+        Instant t = after;
+        for (int i = 0; i < n; i++) {
+            t = firstAfter(t);
+            times.add(t);
+        }
+        return times;
+    }
+}

@@ -1,0 +1,249 @@
+package io.dispatchpolicy.spi;
+
+import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A declared recurring schedule: a job XML and its parameters, run on a grid or a cron expression in a zone
+ * (ADR 0012). Each run is an occurrence staged like a submission, under the policy that governs the job.
+ *
+ * <p>Declare one as a CDI producer in any bean archive the engine can see, as for a {@link Policy}:
+ * <pre>{@code
+ * @Produces
+ * Schedule nightly() {
+ *     return Schedule.named("nightly").job("report").parameter("scope", "all")
+ *             .every(1, ScheduleUnit.DAYS).from(LocalDateTime.of(2025, 1, 1, 2, 30))
+ *             .zone("Europe/Berlin")
+ *             .build();
+ * }
+ *
+ * @Produces
+ * Schedule weekdays() {
+ *     return Schedule.named("weekdays").job("digest").cron("0 8 * * MON-FRI").zone("America/New_York").build();
+ * }
+ * }</pre>
+ * A {@code dispatch.schedule.<name>.*} property replaces the field of the same name.
+ */
+public final class Schedule {
+
+    private final ScheduleDefinition definition;
+
+    private Schedule(ScheduleDefinition definition) {
+        this.definition = definition;
+    }
+
+    public static Builder named(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    /** The job XML name each occurrence starts, without {@code .xml}. */
+    public String jobName() {
+        return definition.jobName();
+    }
+
+    /** The job parameters of each occurrence, sorted by name. */
+    public Map<String, String> parameters() {
+        return definition.parameters();
+    }
+
+    /** The first run time of an anchored schedule; empty for a cron schedule. */
+    public Optional<Instant> anchor() {
+        return Optional.ofNullable(definition.anchor());
+    }
+
+    /** Units between runs of an anchored schedule; empty for a cron schedule. */
+    public OptionalInt interval() {
+        return definition.intervalCount() == null ? OptionalInt.empty() : OptionalInt.of(definition.intervalCount());
+    }
+
+    public Optional<ScheduleUnit> unit() {
+        return Optional.ofNullable(definition.unit());
+    }
+
+    /** The cron expression, whitespace collapsed; empty for an anchored schedule. */
+    public Optional<String> cron() {
+        return Optional.ofNullable(definition.cron());
+    }
+
+    public ZoneId zone() {
+        return definition.zone();
+    }
+
+    /** Overrides the governing policy's priority for occurrences; empty: the policy decides. */
+    public OptionalInt priority() {
+        return definition.priority() == null ? OptionalInt.empty() : OptionalInt.of(definition.priority());
+    }
+
+    /** Overrides the governing policy's lane for occurrences; empty: the policy decides. */
+    public Optional<String> lane() {
+        return Optional.ofNullable(definition.lane());
+    }
+
+    public boolean catchUp() {
+        return definition.catchUp();
+    }
+
+    public boolean enabled() {
+        return definition.enabled();
+    }
+
+    /** The engine's model of this declaration, valid. */
+    public ScheduleDefinition definition() {
+        return definition;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Schedule other && definition.equals(other.definition);
+    }
+
+    @Override
+    public int hashCode() {
+        return definition.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Schedule[" + definition.name() + " runs " + definition.jobName() + " "
+                + (definition.isCron() ? "on cron '" + definition.cron() + "'"
+                : "every " + definition.intervalCount() + " " + definition.unit().label() + " from " + definition.anchor())
+                + " in " + definition.zone() + "]";
+    }
+
+    /**
+     * Collects a declaration; {@link #build()} checks it as a whole, with the same rules as standalone.xml and
+     * the console, so the order of calls does not matter ({@code from(LocalDateTime)} is read in the zone given
+     * to {@link #zone}, before or after it).
+     */
+    public static final class Builder {
+        private final String name;
+        private String job;
+        private final Map<String, String> parameters = new LinkedHashMap<>();
+        private Integer interval;
+        private ScheduleUnit unit;
+        private Instant anchor;
+        private LocalDateTime localAnchor;
+        private String cron;
+        private String zoneText;
+        private ZoneId zone;
+        private Integer priority;
+        private String lane;
+        private boolean catchUp;
+        private boolean enabled = true;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** The job XML each occurrence starts ({@code .xml} optional). */
+        public Builder job(String jobXmlName) {
+            this.job = jobXmlName;
+            return this;
+        }
+
+        /** A job parameter of every occurrence; a later value for the same name replaces the earlier. */
+        public Builder parameter(String key, String value) {
+            if (key == null || value == null) {
+                throw new ScheduleDeclarationException("Schedule '" + name + "': param." + key
+                        + " is null: a parameter needs a name and a value");
+            }
+            parameters.put(key, value);
+            return this;
+        }
+
+        /**
+         * Runs every {@code interval} units from the anchor given to {@code from}: seconds to hours in elapsed
+         * time, days to years on the zone's wall clock.
+         */
+        public Builder every(int interval, ScheduleUnit unit) {
+            this.interval = interval;
+            this.unit = unit;
+            return this;
+        }
+
+        /** The first run, from which every run is counted. */
+        public Builder from(Instant anchor) {
+            this.anchor = Objects.requireNonNull(anchor, "anchor");
+            this.localAnchor = null;
+            return this;
+        }
+
+        /** The first run as a local date-time in the schedule's zone; a time the zone skips is refused. */
+        public Builder from(LocalDateTime anchor) {
+            this.localAnchor = Objects.requireNonNull(anchor, "anchor");
+            this.anchor = null;
+            return this;
+        }
+
+        /**
+         * Runs at the local times a cron expression matches: 5 fields, or 6 with leading seconds
+         * ({@code 0 8 * * MON-FRI}). Day-of-month and day-of-week must both match when both are restricted.
+         */
+        public Builder cron(String expression) {
+            this.cron = expression;
+            return this;
+        }
+
+        /** A region id such as {@code Europe/Berlin}, or {@code UTC} (the default); fixed offsets are refused. */
+        public Builder zone(String zoneId) {
+            this.zoneText = zoneId;
+            this.zone = null;
+            return this;
+        }
+
+        public Builder zone(ZoneId zone) {
+            this.zone = Objects.requireNonNull(zone, "zone");
+            this.zoneText = null;
+            return this;
+        }
+
+        /** The priority of every occurrence, instead of the one the governing policy computes. */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /** The lane of every occurrence, instead of the one the governing policy assigns. */
+        public Builder lane(String lane) {
+            this.lane = lane;
+            return this;
+        }
+
+        /** Declared but without occurrences until enabled from the console or API. */
+        public Builder disabled() {
+            this.enabled = false;
+            return this;
+        }
+
+        /**
+         * After an outage, runs the missed times one by one, each due at once, up to
+         * {@value io.dispatchpolicy.domain.schedule.Chain#CATCH_UP_LIMIT} in a row. Without it the schedule
+         * resumes at the next future time.
+         */
+        public Builder catchUp() {
+            this.catchUp = true;
+            return this;
+        }
+
+        /** @throws ScheduleDeclarationException naming the schedule and the field that is wrong */
+        public Schedule build() {
+            ZoneId z = zoneText != null ? ScheduleDefinition.parseZone(name, zoneText) : zone;
+            Instant first = localAnchor != null
+                    ? ScheduleDefinition.anchorAt(name, localAnchor, z != null ? z : ScheduleDefinition.UTC) : anchor;
+            return new Schedule(new ScheduleDefinition(name, job, parameters, first, interval, unit, cron, z,
+                    priority, lane, catchUp, enabled).validate());
+        }
+    }
+}

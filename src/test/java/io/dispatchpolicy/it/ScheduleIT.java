@@ -1,0 +1,361 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.api.DispatchSchedules;
+import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.application.schedule.ScheduleControl;
+import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
+import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.spi.ScheduleUnit;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Recurring schedules in the deployed engine (ADR 0012): one live future occurrence per enabled
+ * schedule, held by the database; chaining in the admission transaction; catch-up; skip; run now;
+ * declarations in code and standalone.xml applied by the watchdog. Time is moved by moving an
+ * occurrence's run time into the past, as an outage would leave it.
+ */
+class ScheduleIT extends EngineTest {
+
+    private static final Instant ANCHOR = Instant.parse("2025-01-01T00:00:00Z");
+
+    @Inject
+    ScheduleControl control;
+
+    @Inject
+    ScheduleWatchdog watchdog;
+
+    @Inject
+    DispatchSchedules api;
+
+    private final List<String> created = new ArrayList<>();
+
+    @AfterEach
+    void deleteTheTestsSchedules() {
+        for (String name : created) {
+            if (control.schedule(name).isPresent()) {
+                control.delete(name, "test");
+            }
+        }
+        db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");
+    }
+
+    @Test
+    void aNewScheduleHasExactlyOneFutureOccurrenceOnItsGridStagedUnderThePassThroughPolicy() {
+        create(every("s-grid", "it-open", 15, ScheduleUnit.MINUTES, false));
+
+        List<Long> future = future("s-grid");
+        long runAt = future.get(1);
+        assertThat(runAt % Duration.ofMinutes(15).toMillis()).as("on the grid").isZero();
+        assertThat(runAt).isBetween(System.currentTimeMillis() - 5_000, System.currentTimeMillis() + Duration.ofMinutes(15).toMillis());
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                + "WHERE s.id = ? AND s.schedule_id IS NOT NULL AND p.policy_name = 'dispatch-schedules' AND p.partition_key = 's-grid' "
+                + "AND (extract(epoch FROM s.due_at) * 1000)::bigint = ? AND p.scheduled_count = 1", future.get(0), runAt)).isEqualTo(1);
+        assertThat(api.start("s-grid")).as("start is idempotent").isFalse();
+        assertThat(control.nextRunTimes("s-grid", Instant.ofEpochMilli(runAt), 2))
+                .containsExactly(Instant.ofEpochMilli(runAt).plus(Duration.ofMinutes(15)), Instant.ofEpochMilli(runAt).plus(Duration.ofMinutes(30)));
+        assertThat(control.schedules().stream().filter(s -> s.name().equals("s-grid")).findFirst().orElseThrow().nextRuns())
+                .hasSize(3).first().isEqualTo(Instant.ofEpochMilli(runAt));
+    }
+
+    @Test
+    void disablingLeavesNoFutureAndEnablingRestoresOne() {
+        create(every("s-toggle", "it-open", 15, ScheduleUnit.MINUTES, false));
+        long first = future("s-toggle").get(0);
+
+        assertThat(api.disable("s-toggle")).isTrue();
+        assertThat(futures("s-toggle")).isZero();
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ?", first)).isZero();
+        assertThat(db.strings("SELECT state || ' ' || reason FROM dispatch.schedule_occurrences WHERE submission_id = ?", first))
+                .containsExactly("superseded disabled");
+        assertThat(db.count("SELECT scheduled_count FROM dispatch.partitions WHERE policy_name = 'dispatch-schedules' "
+                + "AND partition_key = 's-toggle'")).isZero();
+        assertThat(api.disable("s-toggle")).isFalse();
+
+        assertThat(api.enable("s-toggle")).isTrue();
+        assertThat(futures("s-toggle")).isEqualTo(1);
+        assertThat(db.count("SELECT scheduled_count FROM dispatch.partitions WHERE policy_name = 'dispatch-schedules' "
+                + "AND partition_key = 's-toggle'")).isEqualTo(1);
+    }
+
+    @Test
+    void editingTheIntervalSupersedesTheFutureOnTheNewGrid() {
+        create(every("s-edit", "it-open", 15, ScheduleUnit.MINUTES, false));
+        long old = future("s-edit").get(0);
+
+        control.edit("s-edit", every("s-edit", "it-open", 7, ScheduleUnit.MINUTES, false), "test");
+
+        assertThat(db.strings("SELECT state || ' ' || reason || ' ' || (snapshot ->> 'interval') FROM dispatch.schedule_occurrences "
+                + "WHERE submission_id = ?", old)).containsExactly("superseded edited 15");
+        List<Long> now = future("s-edit");
+        assertThat(now.get(0)).isNotEqualTo(old);
+        assertThat(now.get(1) % Duration.ofMinutes(7).toMillis()).as("on the 7-minute grid from the anchor")
+                .isEqualTo(ANCHOR.toEpochMilli() % Duration.ofMinutes(7).toMillis());
+        assertThat(db.count("SELECT version FROM dispatch.schedules WHERE name = 's-edit'")).isEqualTo(2);
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE schedule_id = (SELECT id FROM dispatch.schedules "
+                + "WHERE name = 's-edit')")).isEqualTo(1);
+    }
+
+    @Test
+    void anAdmittedOccurrenceStagesTheNextInItsOwnTransaction() {
+        create(every("s-chain", "it-open", 15, ScheduleUnit.MINUTES, true));
+        List<Long> original = future("s-chain");
+        // staged before an outage, 20 minutes before its grid point (off the grid): due now whatever the time
+        rewind("s-chain", Duration.ofMinutes(20));
+
+        assertThat(ticks.iterate().admitted()).isEqualTo(1);
+
+        assertThat(dispatch.status(original.get(0)).state()).isEqualTo(SubmissionStatus.State.ADMITTED);
+        assertThat(db.strings("SELECT state FROM dispatch.schedule_occurrences WHERE submission_id = ? AND execution_id IS NOT NULL",
+                original.get(0))).containsExactly("admitted");
+        List<Long> next = future("s-chain");
+        assertThat(next.get(1)).as("the grid point after the admitted run (caught up: already due)")
+                .isEqualTo(original.get(1) - Duration.ofMinutes(15).toMillis());
+        assertThat(futures("s-chain")).isEqualTo(1);
+    }
+
+    @Test
+    void withCatchUpTenMissedOccurrencesRunOneAtATimeThroughTheirPolicy() {
+        create(new ScheduleDefinition("s-catch", "it-schedule-serial", Map.of("tenant", "catch", "sleepMs", "50"), ANCHOR, 1,
+                ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, true, true));
+        long runAt = future("s-catch").get(1);
+        rewind("s-catch", Duration.ofMinutes(10)); // staged before a 10-minute outage: due at R - 10 min
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            ticks.iterate();
+            return occurrences("s-catch", "admitted") == 10 && futures("s-catch") == 1
+                    && db.count("SELECT count(*) FROM job_execution e JOIN dispatch.schedule_occurrences o ON o.execution_id = "
+                    + "e.jobexecutionid JOIN dispatch.schedules s ON s.id = o.schedule_id WHERE s.name = 's-catch' "
+                    + "AND e.batchstatus = 'COMPLETED'") == 10;
+        });
+
+        List<Long> admitted = db.strings("SELECT (extract(epoch FROM o.run_at) * 1000)::bigint FROM dispatch.schedule_occurrences o "
+                + "JOIN dispatch.schedules s ON s.id = o.schedule_id WHERE s.name = 's-catch' AND o.state = 'admitted' ORDER BY o.run_at")
+                .stream().map(Long::valueOf).toList();
+        List<Long> expected = new ArrayList<>();
+        for (int k = 10; k >= 1; k--) {
+            expected.add(runAt - Duration.ofMinutes(k).toMillis());
+        }
+        assertThat(admitted).isEqualTo(expected);
+        assertThat(future("s-catch").get(1)).as("then the grid point the outage would have run next").isEqualTo(runAt);
+        assertThat(db.count("SELECT count(*) FROM job_execution a, job_execution b, dispatch.schedule_occurrences oa, "
+                + "dispatch.schedule_occurrences ob WHERE oa.execution_id = a.jobexecutionid AND ob.execution_id = b.jobexecutionid "
+                + "AND oa.schedule_id = ob.schedule_id AND oa.schedule_id = (SELECT id FROM dispatch.schedules WHERE name = 's-catch') "
+                + "AND a.jobexecutionid < b.jobexecutionid AND a.starttime < b.endtime AND b.starttime < a.endtime"))
+                .as("pairs of its executions that overlapped (the policy runs one at a time)").isZero();
+    }
+
+    @Test
+    void withoutCatchUpTheMissedOccurrenceIsSkippedAndTheNextIsTheNextGridPoint() {
+        create(new ScheduleDefinition("s-nocatch", "it-schedule-serial", Map.of("tenant", "nocatch"), ANCHOR, 1,
+                ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, false, true));
+        List<Long> original = future("s-nocatch");
+        rewind("s-nocatch", Duration.ofMinutes(10));
+
+        assertThat(ticks.iterate().admitted()).isZero();
+
+        assertThat(db.strings("SELECT state || ' ' || reason FROM dispatch.schedule_occurrences WHERE submission_id = ?",
+                original.get(0))).containsExactly("skipped missed");
+        assertThat(occurrences("s-nocatch", "admitted")).isZero();
+        assertThat(future("s-nocatch").get(1)).isEqualTo(original.get(1));
+        assertThat(db.count("SELECT pending_count + scheduled_count FROM dispatch.partitions WHERE policy_name = 'it-schedule-serial' "
+                + "AND partition_key = 'nocatch'")).as("the next one, scheduled").isEqualTo(1);
+    }
+
+    @Test
+    void skipNextNeverRunsThatPointAndStagesTheFollowingOne() {
+        create(every("s-skip", "it-open", 15, ScheduleUnit.MINUTES, false));
+        List<Long> original = future("s-skip");
+
+        assertThat(api.skipNext("s-skip")).contains(Instant.ofEpochMilli(original.get(1)));
+
+        assertThat(db.strings("SELECT state FROM dispatch.schedule_occurrences WHERE submission_id = ?", original.get(0)))
+                .containsExactly("skipped");
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ?", original.get(0))).isZero();
+        assertThat(future("s-skip").get(1)).isEqualTo(original.get(1) + Duration.ofMinutes(15).toMillis());
+
+        api.disable("s-skip");
+        api.enable("s-skip");
+        assertThat(future("s-skip").get(1)).as("a skipped point is never reused").isEqualTo(original.get(1) + Duration.ofMinutes(15).toMillis());
+    }
+
+    @Test
+    void runNowAdmitsAnExtraRunAndLeavesTheGridAlone() {
+        create(every("s-now", "it-open", 15, ScheduleUnit.MINUTES, false));
+        List<Long> before = future("s-now");
+
+        long extra = api.runNow("s-now");
+
+        assertThat(ticks.iterate().admitted()).isEqualTo(1);
+        assertThat(dispatch.status(extra).state()).isEqualTo(SubmissionStatus.State.ADMITTED);
+        assertThat(db.strings("SELECT kind || ' ' || state FROM dispatch.schedule_occurrences WHERE submission_id = ?", extra))
+                .containsExactly("extra admitted");
+        assertThat(future("s-now")).isEqualTo(before);
+    }
+
+    @Test
+    void theDatabaseRefusesASecondFutureAndAFutureOfADisabledSchedule() {
+        create(every("s-db", "it-open", 15, ScheduleUnit.MINUTES, false));
+        String insert = "INSERT INTO dispatch.schedule_occurrences (schedule_id, schedule_version, run_at, submission_id, snapshot) "
+                + "SELECT id, version, now(), nextval('dispatch.submission_id_seq'), '{}' FROM dispatch.schedules WHERE name = 's-db'";
+
+        assertThat(sqlState(() -> db.update(insert))).isEqualTo("23505");
+        api.disable("s-db");
+        assertThat(sqlState(() -> db.update("UPDATE dispatch.schedules SET enabled = true WHERE name = 's-db' AND false"))).isNull();
+        assertThat(sqlState(() -> db.update(insert))).as("a future of a disabled schedule").isEqualTo("23503");
+        api.enable("s-db");
+        assertThat(sqlState(() -> db.update("UPDATE dispatch.schedules SET version = version + 1 WHERE name = 's-db'")))
+                .as("a new version while a future lives").isEqualTo("23503");
+    }
+
+    @Test
+    void racingStartsWatchdogPassesAndChainingNeverMakeTwoFutures() throws Exception {
+        create(every("s-race", "it-open", 1, ScheduleUnit.SECONDS, true));
+        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
+        long logLinesBefore;
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(log)) {
+            logLinesBefore = lines.count();
+        }
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong most = new AtomicLong();
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> racers = List.of(
+                    threads.submit(() -> { while (running.get()) { api.start("s-race"); } }),
+                    threads.submit(() -> { while (running.get()) { watchdog.pass(); } }),
+                    threads.submit(() -> { while (running.get()) { most.accumulateAndGet(futures("s-race"), Math::max); } }));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+            while (System.nanoTime() < end) {
+                ticks.iterate();
+            }
+            running.set(false);
+            for (Future<?> racer : racers) {
+                racer.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(most.get()).as("live futures seen at once").isEqualTo(1);
+        assertThat(futures("s-race")).isEqualTo(1);
+        List<String> runs = db.strings("SELECT run_at FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                + "WHERE s.name = 's-race' AND o.kind = 'grid' AND o.state = 'admitted'");
+        assertThat(runs).as("admitted grid points").hasSizeGreaterThanOrEqualTo(3).doesNotHaveDuplicates();
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(log)) {
+            assertThat(lines.skip(logLinesBefore).filter(l -> l.contains(" ERROR ") || l.contains(" WARN ")).limit(5).toList())
+                    .as("ERROR and WARN lines logged during the race").isEmpty();
+        }
+    }
+
+    @Test
+    void aDefinitionThatCannotRunIsRefusedNamingTheScheduleAndTheField() {
+        assertThatThrownBy(() -> create(every("s-bad", "no-such-job", 15, ScheduleUnit.MINUTES, false)))
+                .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class)
+                .hasMessageStartingWith("Schedule 's-bad': job 'no-such-job'");
+        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-open", Map.of(), ANCHOR, 0, ScheduleUnit.MINUTES,
+                null, ZoneId.of("UTC"), null, null, false, true)))
+                .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class)
+                .hasMessageStartingWith("Schedule 's-bad': interval");
+        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-open", Map.of(), ANCHOR, 1, ScheduleUnit.MINUTES,
+                "0 8 * * *", ZoneId.of("UTC"), null, null, false, true)))
+                .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class).hasMessageContaining("s-bad");
+        assertThat(control.schedule("s-bad")).isEmpty();
+    }
+
+    @Test
+    void aCodeDeclarationIsStagedByTheWatchdogAndAStandaloneXmlChangeMovesItToTheNewGrid() {
+        watchdog.pass();
+        List<Long> hourly = future("it-declared");
+        assertThat(hourly.get(1) % Duration.ofHours(1).toMillis()).isZero();
+
+        set("dispatch.schedule.it-declared.interval", "2");
+        watchdog.pass();
+
+        assertThat(db.strings("SELECT state || ' ' || reason FROM dispatch.schedule_occurrences WHERE submission_id = ?",
+                hourly.get(0))).containsExactly("superseded edited");
+        assertThat(future("it-declared").get(1) % Duration.ofHours(2).toMillis()).isZero();
+
+        set("dispatch.schedule.it-declared.unit", "fortnights");
+        List<Long> kept = future("it-declared");
+        watchdog.pass();
+        assertThat(future("it-declared")).as("a bad live value leaves the last valid definition").isEqualTo(kept);
+
+        System.clearProperty("dispatch.schedule.it-declared.unit");
+        System.clearProperty("dispatch.schedule.it-declared.interval");
+        watchdog.pass();
+        assertThat(future("it-declared").get(1) % Duration.ofHours(1).toMillis()).isZero();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static ScheduleDefinition every(String name, String job, int n, ScheduleUnit unit, boolean catchUp) {
+        return new ScheduleDefinition(name, job, Map.of("tenant", name), ANCHOR, n, unit, null, ZoneId.of("UTC"), null, null,
+                catchUp, true);
+    }
+
+    private void create(ScheduleDefinition d) {
+        created.add(d.name());
+        control.create(d, "test");
+    }
+
+    /** The live future occurrence: its submission id and run time (epoch ms). */
+    private List<Long> future(String name) {
+        List<String> row = db.strings("SELECT o.submission_id || ' ' || (extract(epoch FROM o.run_at) * 1000)::bigint "
+                + "FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                + "WHERE s.name = ? AND o.state = 'future' AND o.kind = 'grid'", name);
+        assertThat(row).as("the live future of %s", name).hasSize(1);
+        String[] parts = row.get(0).split(" ");
+        return List.of(Long.valueOf(parts[0]), Long.valueOf(parts[1]));
+    }
+
+    private long futures(String name) {
+        return occurrences(name, "future");
+    }
+
+    private long occurrences(String name, String state) {
+        return db.count("SELECT count(*) FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                + "WHERE s.name = ? AND o.state = ? AND o.kind = 'grid'", name, state);
+    }
+
+    /** Moves the live future (occurrence and staged row) back in time, as if it had been staged before an outage. */
+    private void rewind(String name, Duration by) {
+        long id = future(name).get(0);
+        db.update("UPDATE dispatch.schedule_occurrences SET run_at = run_at - make_interval(secs => ?) WHERE submission_id = ?",
+                (double) by.toSeconds(), id);
+        db.update("UPDATE dispatch.staged_jobs SET due_at = due_at - make_interval(secs => ?) WHERE id = ?", (double) by.toSeconds(), id);
+    }
+
+    /** The SQLSTATE a statement fails with, or null when it succeeds. */
+    private static String sqlState(Runnable statement) {
+        try {
+            statement.run();
+            return null;
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof SQLException sql) {
+                    return sql.getSQLState();
+                }
+            }
+            throw e;
+        }
+    }
+}

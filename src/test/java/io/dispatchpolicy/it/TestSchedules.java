@@ -1,0 +1,21 @@
+package io.dispatchpolicy.it;
+
+import io.dispatchpolicy.spi.Schedule;
+import io.dispatchpolicy.spi.ScheduleUnit;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+
+import java.time.Instant;
+
+/** Schedules declared in code, as an application declares them (ScheduleIT). */
+@ApplicationScoped
+public class TestSchedules {
+
+    /** Hourly, on the ungoverned job it-open: through the pass-through policy. */
+    @Produces
+    Schedule declared() {
+        return Schedule.named("it-declared").job("it-open").parameter("tenant", "declared")
+                .every(1, ScheduleUnit.HOURS).from(Instant.parse("2025-01-01T00:00:00Z"))
+                .build();
+    }
+}
