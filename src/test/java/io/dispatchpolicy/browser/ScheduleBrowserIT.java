@@ -46,7 +46,7 @@ class ScheduleBrowserIT {
     /** Unique per run: the test database is shared by the system tests and outlives a deployment. */
     private static final String NAME = "browser-weekdays-" + Long.toString(System.currentTimeMillis(), 36);
     /** Ungoverned (it runs through the pass-through policy); without parameters its batchlet does nothing. */
-    private static final String JOB = "it-open";
+    private static final String JOB = "it-scheduled";
     private static final String CRON = "0 8 * * MON-FRI";
     private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
     /** Declared in code by the system tests' {@code TestSchedules}. */

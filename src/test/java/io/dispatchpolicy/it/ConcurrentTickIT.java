@@ -19,7 +19,10 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Two tick workers (plus the node's own timer) running at once never admit the same staged job. */
+/**
+ * Two tick workers (plus the node's own) running at once never admit the same staged job; the node's
+ * own {@code dispatch.tick-workers} tick side by side and hold a concurrency cap.
+ */
 class ConcurrentTickIT extends SystemTest {
 
     private static final int JOBS = 2_000;
@@ -30,6 +33,12 @@ class ConcurrentTickIT extends SystemTest {
 
     @Inject
     TickRunner ticks;
+
+    @Inject
+    io.dispatchpolicy.application.ThisNode node;
+
+    @Inject
+    io.dispatchpolicy.interfaces.schedule.TickLoop loop;
 
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;
@@ -69,5 +78,32 @@ class ConcurrentTickIT extends SystemTest {
         for (long id : ids) {
             assertThat(Runs.of(dispatch.status(id).executionId().orElseThrow())).isEqualTo(1);
         }
+    }
+
+    @Test
+    void theNodesOwnWorkersTickSideBySideAndHoldTheCap() {
+        assertThat(loop.workers()).as("dispatch.tick-workers by default").isEqualTo(2);
+        long samplesBefore = db.count("SELECT coalesce(max(id), 0) FROM dispatch.tick_samples");
+        List<Properties> jobs = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            jobs.add(Params.of("tenant", "workers-" + (i % 4), "sleepMs", "20"));
+        }
+        dispatch.submitAll("it-workers", jobs);
+
+        await().atMost(Duration.ofMinutes(3)).until(() -> db.count("SELECT count(*) FROM job_execution e JOIN job_instance i "
+                + "ON i.jobinstanceid = e.jobinstanceid WHERE i.jobname = 'it-workers' AND e.batchstatus = 'COMPLETED' "
+                + "AND e.jobparameters LIKE '%workers-%'") == 600);
+
+        // a tick writes its sample when it ends (idle, or at tick-max-duration): wait for them
+        await().atMost(Duration.ofSeconds(30)).until(() -> db.count("SELECT count(*) FROM dispatch.tick_samples a "
+                + "JOIN dispatch.tick_samples b ON a.node_id = b.node_id AND a.id < b.id "
+                + "AND a.started_at < b.started_at + b.duration_ms * interval '1 millisecond' "
+                + "AND b.started_at < a.started_at + a.duration_ms * interval '1 millisecond' "
+                + "WHERE a.node_id = ? AND a.id > ? AND a.admitted > 0 AND b.admitted > 0", node.id(), samplesBefore) > 0);
+        for (int t = 0; t < 4; t++) {
+            assertThat(Running.max("it-workers/workers-" + t)).as("running at once for tenant %s", t).isBetween(1, 3);
+        }
+        assertThat(db.count("SELECT count(*) FROM dispatch.admissions a JOIN dispatch.partitions p ON p.id = a.partition_id "
+                + "WHERE p.policy_name = 'it-workers' AND p.partition_key LIKE 'workers-%'")).isEqualTo(600);
     }
 }

@@ -62,7 +62,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void aNewScheduleHasExactlyOneFutureOccurrenceOnItsGridStagedUnderThePassThroughPolicy() {
-        create(every("s-grid", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-grid", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
 
         List<Long> future = future("s-grid");
         long runAt = future.get(1);
@@ -80,7 +80,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void disablingLeavesNoFutureAndEnablingRestoresOne() {
-        create(every("s-toggle", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-toggle", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         long first = future("s-toggle").get(0);
 
         assertThat(api.disable("s-toggle")).isTrue();
@@ -100,10 +100,10 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void editingTheIntervalSupersedesTheFutureOnTheNewGrid() {
-        create(every("s-edit", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-edit", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         long old = future("s-edit").get(0);
 
-        control.edit("s-edit", every("s-edit", "it-open", 7, ScheduleUnit.MINUTES, false), "test");
+        control.edit("s-edit", every("s-edit", "it-scheduled", 7, ScheduleUnit.MINUTES, false), "test");
 
         assertThat(db.strings("SELECT state || ' ' || reason || ' ' || (snapshot ->> 'interval') FROM dispatch.schedule_occurrences "
                 + "WHERE submission_id = ?", old)).containsExactly("superseded edited 15");
@@ -118,7 +118,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void anAdmittedOccurrenceStagesTheNextInItsOwnTransaction() {
-        create(every("s-chain", "it-open", 15, ScheduleUnit.MINUTES, true));
+        create(every("s-chain", "it-scheduled", 15, ScheduleUnit.MINUTES, true));
         List<Long> original = future("s-chain");
         // staged before an outage, 20 minutes before its grid point (off the grid): due now whatever the time
         rewind("s-chain", Duration.ofMinutes(20));
@@ -136,7 +136,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void withCatchUpTenMissedOccurrencesRunOneAtATimeThroughTheirPolicy() {
-        create(new ScheduleDefinition("s-catch", "it-schedule-serial", Map.of("tenant", "catch", "sleepMs", "50"), ANCHOR, 1,
+        create(new ScheduleDefinition("s-catch", "it-schedule-serial", Map.of("tenant", "catch", "sleepMs", "50"), soon(), 1,
                 ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, true, true));
         long runAt = future("s-catch").get(1);
         rewind("s-catch", Duration.ofMinutes(10)); // staged before a 10-minute outage: due at R - 10 min
@@ -167,7 +167,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void withoutCatchUpTheMissedOccurrenceIsSkippedAndTheNextIsTheNextGridPoint() {
-        create(new ScheduleDefinition("s-nocatch", "it-schedule-serial", Map.of("tenant", "nocatch"), ANCHOR, 1,
+        create(new ScheduleDefinition("s-nocatch", "it-schedule-serial", Map.of("tenant", "nocatch"), soon(), 1,
                 ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, false, true));
         List<Long> original = future("s-nocatch");
         rewind("s-nocatch", Duration.ofMinutes(10));
@@ -184,7 +184,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void skipNextNeverRunsThatPointAndStagesTheFollowingOne() {
-        create(every("s-skip", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-skip", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         List<Long> original = future("s-skip");
 
         assertThat(api.skipNext("s-skip")).contains(Instant.ofEpochMilli(original.get(1)));
@@ -201,7 +201,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void runNowAdmitsAnExtraRunAndLeavesTheGridAlone() {
-        create(every("s-now", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-now", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         List<Long> before = future("s-now");
 
         long extra = api.runNow("s-now");
@@ -215,7 +215,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void theDatabaseRefusesASecondFutureAndAFutureOfADisabledSchedule() {
-        create(every("s-db", "it-open", 15, ScheduleUnit.MINUTES, false));
+        create(every("s-db", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         String insert = "INSERT INTO dispatch.schedule_occurrences (schedule_id, schedule_version, run_at, submission_id, snapshot) "
                 + "SELECT id, version, now(), nextval('dispatch.submission_id_seq'), '{}' FROM dispatch.schedules WHERE name = 's-db'";
 
@@ -230,7 +230,7 @@ class ScheduleIT extends EngineTest {
 
     @Test
     void racingStartsWatchdogPassesAndChainingNeverMakeTwoFutures() throws Exception {
-        create(every("s-race", "it-open", 1, ScheduleUnit.SECONDS, true));
+        create(every("s-race", "it-scheduled", 1, ScheduleUnit.SECONDS, true));
         java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
         long logLinesBefore;
         try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(log)) {
@@ -271,11 +271,11 @@ class ScheduleIT extends EngineTest {
         assertThatThrownBy(() -> create(every("s-bad", "no-such-job", 15, ScheduleUnit.MINUTES, false)))
                 .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class)
                 .hasMessageStartingWith("Schedule 's-bad': job 'no-such-job'");
-        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-open", Map.of(), ANCHOR, 0, ScheduleUnit.MINUTES,
+        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-scheduled", Map.of(), ANCHOR, 0, ScheduleUnit.MINUTES,
                 null, ZoneId.of("UTC"), null, null, false, true)))
                 .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class)
                 .hasMessageStartingWith("Schedule 's-bad': interval");
-        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-open", Map.of(), ANCHOR, 1, ScheduleUnit.MINUTES,
+        assertThatThrownBy(() -> create(new ScheduleDefinition("s-bad", "it-scheduled", Map.of(), ANCHOR, 1, ScheduleUnit.MINUTES,
                 "0 8 * * *", ZoneId.of("UTC"), null, null, false, true)))
                 .isInstanceOf(io.dispatchpolicy.spi.ScheduleDeclarationException.class).hasMessageContaining("s-bad");
         assertThat(control.schedule("s-bad")).isEmpty();
@@ -310,6 +310,15 @@ class ScheduleIT extends EngineTest {
     private static ScheduleDefinition every(String name, String job, int n, ScheduleUnit unit, boolean catchUp) {
         return new ScheduleDefinition(name, job, Map.of("tenant", name), ANCHOR, n, unit, null, ZoneId.of("UTC"), null, null,
                 catchUp, true);
+    }
+
+    /**
+     * An anchor an hour back whose minute grid has a point 45 s ahead: the schedule's next run stays in
+     * the future while a test catches up on the ten before it (on a minute boundary it could come due
+     * during the test, and run too; a grid has no points before its anchor).
+     */
+    private static Instant soon() {
+        return Instant.now().plusSeconds(45).minus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     private void create(ScheduleDefinition d) {

@@ -254,6 +254,12 @@ public class TestPolicies {
                 .retry(Retries.fixed(Duration.ofSeconds(2)).maxRetries(1)).build();
     }
 
+    /** Three at a time per tenant, admitted by the node's own tick workers (ConcurrentTickIT). */
+    @Produces
+    Policy workers() {
+        return byTenantWith("it-workers").gate(Gate.concurrency(3).fullBackoff(Duration.ofMillis(50))).build();
+    }
+
     /** Schedules' occurrences one at a time (ScheduleIT's catch-up runs its missed occurrences in sequence). */
     @Produces
     Policy scheduleSerial() {

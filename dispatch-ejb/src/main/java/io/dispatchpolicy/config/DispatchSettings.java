@@ -42,6 +42,9 @@ public class DispatchSettings {
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
     public static final String DATASOURCE = "dispatch.datasource";
     public static final String SCHEDULE_WATCHDOG_INTERVAL = "dispatch.schedule-watchdog-interval";
+    public static final String TICK_WORKERS = "dispatch.tick-workers";
+    /** Tick workers per node when nothing sets them (README, "Tick workers"). */
+    public static final int DEFAULT_TICK_WORKERS = 2;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
     public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
 
@@ -53,7 +56,7 @@ public class DispatchSettings {
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
-            SCHEDULE_WATCHDOG_INTERVAL);
+            SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -139,6 +142,11 @@ public class DispatchSettings {
         return seconds(SWEEP_INTERVAL, 60);
     }
 
+    /** Tick loops on this node, each claiming partitions of its own (SKIP LOCKED); read at deployment. */
+    public int tickWorkers() {
+        return positiveInt(TICK_WORKERS, DEFAULT_TICK_WORKERS);
+    }
+
     /** How often a schedule watchdog pass runs (one node at a time): it repairs what chaining could not. */
     public Duration scheduleWatchdogInterval() {
         return seconds(SCHEDULE_WATCHDOG_INTERVAL, 60);
@@ -215,6 +223,7 @@ public class DispatchSettings {
         recoveryInterval();
         sweepInterval();
         scheduleWatchdogInterval();
+        tickWorkers();
         partitionInactiveAfter();
         metricsRetention();
         admissionRetention();

@@ -17,16 +17,20 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Keeps the tick running on every node, one tick after another, on a thread of its own (from the
- * server's managed thread factory): ticks never overlap and never wait for a clock boundary. Each node
- * ticks on its own, and {@code SKIP LOCKED} keeps nodes from admitting the same partition. With
- * {@code dispatch.tick-enabled=false} the loop idles, checking once a second.
+ * Keeps the tick running on every node: {@code dispatch.tick-workers} loops, each on a thread of its
+ * own (from the server's managed thread factory), one tick after another; they never wait for a clock
+ * boundary. Workers and nodes tick on their own, and {@code SKIP LOCKED} keeps any two of them from
+ * claiming the same partition, so they share nothing in memory that could admit a job twice (each
+ * admission is counted under its partition's lock, and a capacity under its policy's). With
+ * {@code dispatch.tick-enabled=false} the loops idle, checking once a second.
  *
  * <p>A tick that fails is retried after a second, so a broken database is not hammered; while the
  * database is unreachable the loop only probes it every two seconds, and on its return has the node
@@ -51,11 +55,11 @@ public class TickLoop {
     private static final long REPEAT_REPORT_MS = 60_000;
     private static final long STOP_WAIT_MS = 30_000;
 
-    private final AtomicBoolean ticking = new AtomicBoolean();
+    private final AtomicInteger ticking = new AtomicInteger();
     private final AtomicLong ticksStarted = new AtomicLong();
     private volatile boolean stopping;
-    private Thread thread;
-    private String lastFailure;
+    private final List<Thread> workers = new ArrayList<>();
+    private volatile String lastFailure;
     private long lastFailureReportedMillis;
 
     @EJB
@@ -75,14 +79,23 @@ public class TickLoop {
 
     @PostConstruct
     void start() {
-        thread = threads.newThread(this::loop);
-        thread.setName("dispatch-tick");
-        thread.start();
+        int n = settings.tickWorkers();
+        for (int i = 0; i < n; i++) {
+            Thread worker = threads.newThread(this::loop);
+            worker.setName(n == 1 ? "dispatch-tick" : "dispatch-tick-" + (i + 1));
+            workers.add(worker);
+            worker.start();
+        }
     }
 
-    /** True while a tick is running on this node. */
+    /** How many tick workers this node runs. */
+    public int workers() {
+        return workers.size();
+    }
+
+    /** True while a tick is running on this node (in any worker). */
     public boolean isTicking() {
-        return ticking.get();
+        return ticking.get() > 0;
     }
 
     /** How many ticks this node has started since the deployment started. */
@@ -94,10 +107,14 @@ public class TickLoop {
     @PreDestroy
     void stop() {
         stopping = true;
-        try {
-            thread.join(STOP_WAIT_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
+        for (Thread worker : workers) {
+            try {
+                worker.join(Math.max(1, deadline - System.currentTimeMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -121,14 +138,19 @@ public class TickLoop {
                 if (!outage.probe()) {
                     return OUTAGE_PROBE_MS;
                 }
+                // one worker repairs what the outage left; the others find the database up and tick
                 lifecycle.databaseReturned();
             }
             if (!settings.tickEnabled()) {
                 return DISABLED_POLL_MS;
             }
-            ticking.set(true);
-            ticksStarted.incrementAndGet();
-            runner.tick(() -> !stopping && settings.tickEnabled());
+            ticking.incrementAndGet();
+            try {
+                ticksStarted.incrementAndGet();
+                runner.tick(() -> !stopping && settings.tickEnabled());
+            } finally {
+                ticking.decrementAndGet();
+            }
             lastFailure = null;
             return 0;
         } catch (RuntimeException e) {
@@ -136,13 +158,11 @@ public class TickLoop {
                 report(e);
             }
             return outage.isDown() ? OUTAGE_PROBE_MS : DISABLED_POLL_MS;
-        } finally {
-            ticking.set(false);
         }
     }
 
     /** The first failure of a kind with its stack trace; the same again at most once a minute, in one line. */
-    private void report(RuntimeException e) {
+    private synchronized void report(RuntimeException e) {
         long now = System.currentTimeMillis();
         String kind = String.valueOf(e);
         if (!kind.equals(lastFailure)) {
