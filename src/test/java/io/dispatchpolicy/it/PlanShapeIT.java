@@ -29,6 +29,9 @@ class PlanShapeIT extends SystemTest {
 
     private long deep;
 
+    @jakarta.inject.Inject
+    io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes repositoryIndexes;
+
     @BeforeEach
     void stageABacklog() {
         db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, context, pending_count, top_priority) "
@@ -138,5 +141,16 @@ class PlanShapeIT extends SystemTest {
                 collect(child.asJsonObject(), found);
             }
         }
+    }
+
+    @Test
+    void jberetsReadsByInstanceAndByExecutionHaveTheirIndexesWhicheverNodeBootsFirst() {
+        repositoryIndexes.ensure(); // a second boot finds them there: nothing happens, nothing fails
+        assertThat(db.strings("SELECT indexdef FROM pg_indexes WHERE indexname IN ('dispatch_job_execution_instance_idx', "
+                + "'dispatch_step_execution_execution_idx', 'dispatch_partition_execution_step_idx') ORDER BY indexname"))
+                .containsExactly(
+                        "CREATE INDEX dispatch_job_execution_instance_idx ON public.job_execution USING btree (jobinstanceid)",
+                        "CREATE INDEX dispatch_partition_execution_step_idx ON public.partition_execution USING btree (stepexecutionid)",
+                        "CREATE INDEX dispatch_step_execution_execution_idx ON public.step_execution USING btree (jobexecutionid)");
     }
 }

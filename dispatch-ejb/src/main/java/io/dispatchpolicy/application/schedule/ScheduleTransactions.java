@@ -106,23 +106,20 @@ public class ScheduleTransactions {
     }
 
     /**
-     * Stages the schedule's next grid occurrence unless it is disabled or has its live future; a future
-     * whose staged row is gone (an operator drained it) is marked skipped first.
+     * Stages the schedule's next grid occurrence unless it is disabled or has its live future; futures
+     * whose staged rows are gone (an operator drained them) are marked skipped first, extra runs too.
      *
      * @return whether it staged one
      */
     public boolean ensure(long id) {
         // the schedule held against edits first: the new row's foreign key needs its current version
         Optional<StoredSchedule> found = schedules.keyShare(id);
-        if (found.isEmpty() || !found.get().enabled()) {
+        if (found.isEmpty()) {
             return false;
         }
-        Optional<OccurrenceRepository.Live> live = occurrences.live(id);
-        if (live.isPresent()) {
-            if (live.get().partitionId() != null) {
-                return false;
-            }
-            occurrences.end(live.get().submissionId(), SKIPPED, "drained");
+        occurrences.endDrained(id);
+        if (!found.get().enabled() || occurrences.live(id).isPresent()) {
+            return false;
         }
         return stageFirst(found.get(), null);
     }

@@ -35,7 +35,7 @@ public class ScheduleWatchdog {
     /** The last declaration problem logged: logged again only when it changes. */
     private volatile String lastProblem;
 
-    /** @return schedules changed or repaired; 0 also when another node holds the pass */
+    /** @return schedules changed or repaired; -1 when another node (or thread) held the pass, which then did it */
     public int pass() {
         Map<String, ScheduleRegistry.Declared> declared;
         try {
@@ -52,8 +52,9 @@ public class ScheduleWatchdog {
         }
         int changed = declared == null ? 0 : pass.sync(declared);
         if (changed < 0) {
-            return 0;
+            return -1;
         }
-        return changed + Math.max(0, pass.repair());
+        int repaired = pass.repair();
+        return repaired < 0 ? -1 : changed + repaired;
     }
 }

@@ -74,6 +74,15 @@ public class OccurrenceRepository {
              WHERE submission_id = ? AND state = 'future'
             """;
 
+    // Futures whose staged row an operator drained (a partition or a whole policy): they will never run.
+    // Row by row under the occurrence's lock, so one an admission is taking right now (its staged row
+    // deleted, its state not yet committed) is waited for and then left alone.
+    private static final String DRAINED = """
+            UPDATE dispatch.schedule_occurrences o SET state = 'skipped', reason = 'drained', ended_at = clock_timestamp()
+             WHERE o.schedule_id = ? AND o.state = 'future'
+               AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+            """;
+
     private static final String LIVE = """
             SELECT o.submission_id, o.run_at, o.overdue_seq, j.partition_id
               FROM dispatch.schedule_occurrences o
@@ -173,6 +182,11 @@ public class OccurrenceRepository {
             st.setString(2, reason);
             st.setLong(3, submissionId);
         }) > 0;
+    }
+
+    /** Ends the schedule's futures (grid or extra) whose staged rows are gone. @return how many */
+    public int endDrained(long scheduleId) {
+        return jdbc.update(DRAINED, (c, st) -> st.setLong(1, scheduleId));
     }
 
     /** A schedule's live future occurrence: its id, time, overdue count, and its staged row's partition (null when drained). */

@@ -8,6 +8,7 @@ import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.jberet.JobRepositoryCheck;
+import io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
@@ -113,6 +114,9 @@ public class NodeLifecycle {
     @Inject
     JobRepositoryCheck repositoryCheck;
 
+    @Inject
+    JobRepositoryIndexes repositoryIndexes;
+
     private volatile boolean stopping;
     private volatile boolean recoverNow;
     private Thread maintenance;
@@ -122,6 +126,7 @@ public class NodeLifecycle {
     void start() {
         settings.validate();
         repositoryCheck.verify();
+        repositoryIndexes.ensure();
         policies.validateSettings();
         schedules.validateSettings();
         LOG.info(() -> "Dispatch policies: " + policies.all());
