@@ -76,7 +76,6 @@ class ScheduleBrowserIT {
         return ConsolePages.logIn(browser, user);
     }
 
-
     private static void click(WebDriver d, By by) {
         ConsolePages.click(d, by);
     }
