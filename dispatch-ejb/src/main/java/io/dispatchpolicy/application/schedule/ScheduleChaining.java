@@ -42,6 +42,9 @@ public class ScheduleChaining {
      * @param admitted their executions, in the same order
      */
     public void admitted(LockedPartition locked, List<StagedJob> jobs, List<JobsAdmitting.Admitted> admitted) {
+        if (!anyOccurrence(jobs)) {
+            return; // every ordinary admission: one null test per job
+        }
         List<Long> ids = new ArrayList<>();
         List<Long> executions = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {
@@ -49,9 +52,6 @@ public class ScheduleChaining {
                 ids.add(jobs.get(i).submissionId());
                 executions.add(admitted.get(i).executionId());
             }
-        }
-        if (ids.isEmpty()) {
-            return; // every ordinary admission: one null test per job
         }
         Instant now = Instant.ofEpochMilli(locked.nowMillis());
         for (OccurrenceRepository.Admitted a : occurrences.admitted(ids, executions)) {
@@ -68,7 +68,7 @@ public class ScheduleChaining {
      * never runs late work twice over; its skipped times show in the console.
      */
     public List<StagedJob> withoutMissed(LockedPartition locked, List<StagedJob> jobs) {
-        if (jobs.stream().allMatch(j -> j.scheduleId() == null)) {
+        if (!anyOccurrence(jobs)) {
             return jobs; // every ordinary admission
         }
         Instant now = Instant.ofEpochMilli(locked.nowMillis());
@@ -79,6 +79,15 @@ public class ScheduleChaining {
             }
         }
         return run;
+    }
+
+    private static boolean anyOccurrence(List<StagedJob> jobs) {
+        for (StagedJob job : jobs) {
+            if (job.scheduleId() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean skippedAsMissed(LockedPartition locked, StagedJob job, Instant now) {
