@@ -13,7 +13,7 @@ import jakarta.inject.Named;
 
 import java.io.Serializable;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One schedule: its definition, next run times, upcoming occurrences, history and skipped runs; for
@@ -64,49 +64,37 @@ public class ScheduleView implements Serializable {
     }
 
     public void enable() {
-        if (user.mayAct("enable schedules")) {
-            try {
-                boolean staged = control.enable(name, user.getName());
-                ConsoleUser.info("Schedule " + name + " enabled" + (staged ? ": its next run is staged." : "."));
-            } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
-                error(refused.getMessage());
-            }
-            load();
-        }
+        act("enable schedules", () -> {
+            boolean staged = control.enable(name, user.getName());
+            return "Schedule " + name + " enabled" + (staged ? ": its next run is staged." : ".");
+        });
     }
 
     public void disable() {
-        if (user.mayAct("disable schedules")) {
-            try {
-                boolean was = control.disable(name, user.getName());
-                ConsoleUser.info(was ? "Schedule " + name + " disabled: its future run is withdrawn; runs already started go on."
-                        : "Schedule " + name + " was disabled already.");
-            } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
-                error(refused.getMessage());
-            }
-            load();
-        }
+        act("disable schedules", () -> control.disable(name, user.getName())
+                ? "Schedule " + name + " disabled: its future run is withdrawn; runs already started go on."
+                : "Schedule " + name + " was disabled already.");
     }
 
     public void skipNext() {
-        if (user.mayAct("skip schedule runs")) {
-            try {
-                Optional<Instant> skipped = control.skipNext(name, user.getName());
-                ConsoleUser.info(skipped.map(t -> "Skipped the run of " + name + " at " + SchedulesView.utcText(t) + ".")
-                        .orElse("Nothing to skip: " + name + " has no future run."));
-            } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
-                error(refused.getMessage());
-            }
-            load();
-        }
+        act("skip schedule runs", () -> control.skipNext(name, user.getName())
+                .map(t -> "Skipped the run of " + name + " at " + SchedulesView.utcText(t) + ".")
+                .orElse("Nothing to skip: " + name + " has no future run."));
     }
 
     public void runNow() {
-        if (user.mayAct("run schedules now")) {
+        act("run schedules now", () -> "An extra run of " + name + " is due now (submission "
+                + control.runNow(name, user.getName()) + "); it passes its policy's gates like any job.");
+    }
+
+    /**
+     * An admin's action on this schedule: refused to anyone else (the server decides, whatever the page
+     * shows); its outcome, or the engine's refusal, as the page's message; then the page reloaded.
+     */
+    private void act(String what, Supplier<String> action) {
+        if (user.mayAct(what)) {
             try {
-                long submission = control.runNow(name, user.getName());
-                ConsoleUser.info("An extra run of " + name + " is due now (submission " + submission
-                        + "); it passes its policy's gates like any job.");
+                ConsoleUser.info(action.get());
             } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
                 error(refused.getMessage());
             }
