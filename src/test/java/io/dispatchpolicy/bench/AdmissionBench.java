@@ -253,9 +253,14 @@ class AdmissionBench {
                         + (prioritized ? ", 10 % at priority 5" : "");
             }
         }
-        for (Case c : List.of(new Case("bench-e2e", 100_000, 1, false), new Case("bench-e2e", 100_000, 100, false),
-                new Case("bench-e2e", 100_000, 100, true), new Case("bench-e2e", 100_000, 10_000, false),
-                new Case("bench-e2e-chunk", 10_000, 100, false))) {
+        // -Dbench.e2e.jobs: smaller for the durable run (each commit waits for the disk); 10,000 at least
+        int n = Math.max(10_000, Integer.getInteger("dispatch.test.bench.e2e.jobs", 100_000) / 10_000 * 10_000);
+        Case one = new Case("bench-e2e", n, 1, false);
+        Case hundredCase = new Case("bench-e2e", n, 100, false);
+        Case prioritizedCase = new Case("bench-e2e", n, 100, true);
+        Case tenThousandCase = new Case("bench-e2e", n, 10_000, false);
+        Case chunkCase = new Case("bench-e2e-chunk", Math.min(10_000, n), 100, false);
+        for (Case c : List.of(one, hundredCase, prioritizedCase, tenThousandCase, chunkCase)) {
             tick(false);
             for (int from = 0; from < c.jobs(); from += 10_000) {
                 List<Properties> chunk = jobs(10_000, c.partitions(), "p" + c.partitions() + "-");
@@ -277,11 +282,21 @@ class AdmissionBench {
             RESULTS.add(name + ": executions completed", "executions/s", perMilli(c.jobs(), start, lastMillis("endtime", c.job(), since)));
         }
         tick(false);
-        String hundred = "admission end to end, bench-e2e, 100000 jobs over 100 partitions: executions created";
+        String hundred = hundredCase.name() + ": executions created";
         RESULTS.target(hundred, "admission (100 partitions) / raw creation rate (1 thread)",
                 RESULTS.value(hundred) / RESULTS.value("raw JBeret start(), bench-noop, 1 thread: executions created"),
                 ">=", 1.5);
-        String prioritized = "admission end to end, bench-e2e, 100000 jobs over 100 partitions, 10 % at priority 5: executions created";
+        // issues 13 and 14: the policy path against raw start() from as many threads as it may use
+        double raw4 = RESULTS.value("raw JBeret start(), bench-noop, 4 threads: executions created");
+        RESULTS.target(hundred, "admission (100 partitions) / raw creation rate (4 threads)", RESULTS.value(hundred) / raw4,
+                ">=", 1.0);
+        String tenThousand = tenThousandCase.name() + ": executions created";
+        RESULTS.target(tenThousand, "admission (10,000 partitions) / raw creation rate (4 threads)",
+                RESULTS.value(tenThousand) / raw4, ">=", 0.9);
+        String chunk = chunkCase.name() + ": executions created";
+        RESULTS.target(chunk, "chunk jobs through the policy / raw chunk start() (4 threads)",
+                RESULTS.value(chunk) / RESULTS.value("raw JBeret start(), bench-chunk, 4 threads: executions created"), ">=", 0.9);
+        String prioritized = prioritizedCase.name() + ": executions created";
         RESULTS.target(prioritized, "admission with 10 % at priority 5 / all at priority 0 (100 partitions)",
                 RESULTS.value(prioritized) / RESULTS.value(hundred), ">=", 0.9);
     }
@@ -325,10 +340,57 @@ class AdmissionBench {
                 rate.get("bench-e2e-lanes") / rate.get("bench-e2e-budget"), ">=", 0.9);
     }
 
+    // ---------------------------------------------------------------- 3c. tick workers
+
+    /**
+     * The same 50,000 jobs over 100 partitions admitted by 1, 2 and 4 tick workers (the node's own tick
+     * off, the workers are this test's threads iterating the node's TickRunner, as
+     * {@code dispatch.tick-workers} loops do): which count the default should be.
+     */
+    @Test
+    @Order(5)
+    void admissionByTickWorkers() throws Exception {
+        for (int workers : new int[] {1, 2, 4}) {
+            tick(false);
+            for (int from = 0; from < 50_000; from += 10_000) {
+                dispatch.submitAll("bench-workers", jobs(10_000, 100, "w" + workers + "-"));
+            }
+            analyzeJBeret();
+            long since = maxExecutionId();
+            long start = System.currentTimeMillis();
+            long deadline = System.nanoTime() + Duration.ofMinutes(6).toNanos();
+            List<Callable<Void>> loops = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                loops.add(() -> {
+                    while (count(CREATED_SINCE, "bench-workers", since) < 50_000 && System.nanoTime() < deadline) {
+                        for (int i = 0; i < 20; i++) {
+                            ticks.iterate();
+                        }
+                    }
+                    return null;
+                });
+            }
+            for (Future<Void> f : executor.invokeAll(loops)) {
+                f.get();
+            }
+            awaitCount(() -> count(CREATED_SINCE, "bench-workers", since), 50_000, Duration.ofMinutes(1));
+            RESULTS.add("admission by " + workers + " tick worker" + (workers > 1 ? "s" : "")
+                    + ", 50000 jobs over 100 partitions: executions created", "executions/s",
+                    perMilli(50_000, start, lastMillis("createtime", "bench-workers", since)));
+            awaitCount(() -> count(COMPLETED_SINCE, "bench-workers", since), 50_000, Duration.ofMinutes(6));
+        }
+        String one = "admission by 1 tick worker, 50000 jobs over 100 partitions: executions created";
+        for (int workers : new int[] {2, 4}) {
+            RESULTS.add("admission: " + workers + " tick workers / 1", "ratio",
+                    RESULTS.value("admission by " + workers + " tick workers, 50000 jobs over 100 partitions: executions created")
+                            / RESULTS.value(one));
+        }
+    }
+
     // ---------------------------------------------------------------- 4. claim flatness
 
     @Test
-    @Order(5)
+    @Order(6)
     void claimFlatness() throws Exception {
         double small = medianIteration(1_000, 100, "small-", () -> { });
         double large = medianIteration(1_000_000, 100_000, "large-", () -> explainClaim("claim-plan-1m.txt",
@@ -422,7 +484,7 @@ class AdmissionBench {
     // ---------------------------------------------------------------- 5. latency
 
     @Test
-    @Order(6)
+    @Order(7)
     void latencyOnAnIdleSystem() {
         tick(true);
         JobOperator jberet = BatchRuntime.getJobOperator();
@@ -445,7 +507,7 @@ class AdmissionBench {
     // ---------------------------------------------------------------- 6. fairness under a storm
 
     @Test
-    @Order(7)
+    @Order(8)
     void fairnessUnderAStorm() throws Exception {
         tick(true);
         double governedP95 = storm("bench-storm").p95();
@@ -549,7 +611,7 @@ class AdmissionBench {
      * one idle; before freed slots woke their partition, each waited out the 1 s full-backoff.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void slotUtilization() {
         tick(true);
         double three = utilization("bench-slots", 3, 3, 60);
@@ -592,6 +654,82 @@ class AdmissionBench {
         return sum / runs.size();
     }
 
+    // ---------------------------------------------------------------- 9. soak
+
+    /**
+     * Issue 14's soak: {@code dispatch.test.bench.soak.jobs} no-op executions (default 200,000) in ten
+     * windows, then {@code dispatch.test.bench.soak.chunk-jobs} chunk executions (default 20,000), through a
+     * pass-through policy over 100 partitions with the retention on (60 s, so the sweeper prunes JBeret's
+     * repository while the soak runs). Per window: the admission rate (admissions are the executions'
+     * creation, in the same transaction; counted on the partitions, which the pruning does not touch), the
+     * heap after GC and the executions JBeret's repository holds.
+     */
+    @Test
+    @Order(10)
+    void soak() {
+        int total = Integer.getInteger("dispatch.test.bench.soak.jobs", 200_000);
+        int window = Math.max(10_000, total / 10 / 10_000 * 10_000);
+        int chunkJobs = Integer.getInteger("dispatch.test.bench.soak.chunk-jobs", 20_000);
+        System.setProperty("dispatch.execution-retention", "60");
+        System.setProperty("dispatch.failed-execution-retention", "60");
+        try {
+            List<Double> rates = new ArrayList<>();
+            List<Double> heaps = new ArrayList<>();
+            int windows = total / window;
+            for (int w = 1; w <= windows; w++) {
+                double rate = soakWindow("bench-soak", window);
+                double heap = heapAfterGcMegabytes();
+                rates.add(rate);
+                heaps.add(heap);
+                String name = String.format(java.util.Locale.ROOT, "soak window %d of %d (executions %d-%d)", w, windows,
+                        (w - 1) * window + 1, w * window);
+                RESULTS.add(name + ": executions created", "executions/s", rate);
+                RESULTS.add(name + ": heap after GC", "MB", heap);
+                RESULTS.add(name + ": executions in JBeret's repository", "rows", count("SELECT count(*) FROM job_execution"));
+            }
+            String last = String.format(java.util.Locale.ROOT, "soak window %d of %d (executions %d-%d)", windows, windows,
+                    (windows - 1) * window + 1, windows * window);
+            RESULTS.target(last + ": executions created", "soak: last window's rate / first window's",
+                    rates.get(rates.size() - 1) / rates.get(0), ">=", 0.9);
+            RESULTS.target(last + ": heap after GC", "soak: heap after GC, last window / first",
+                    heaps.get(heaps.size() - 1) / heaps.get(0), "<=", 1.2);
+            double chunk = soakWindow("bench-soak-chunk", chunkJobs);
+            String chunkName = "soak: " + chunkJobs + " chunk jobs after " + total + " executions: executions created";
+            RESULTS.add(chunkName, "executions/s", chunk);
+            RESULTS.target(chunkName, "soak: chunk jobs through the policy / raw chunk start() (4 threads)",
+                    chunk / RESULTS.value("raw JBeret start(), bench-chunk, 4 threads: executions created"), ">=", 0.9);
+            RESULTS.add("soak: JBeret executions pruned by the retention", "executions",
+                    count("SELECT executions_pruned FROM dispatch.pruning"));
+        } finally {
+            tick(false);
+            System.clearProperty("dispatch.execution-retention");
+            System.clearProperty("dispatch.failed-execution-retention");
+        }
+    }
+
+    /** Stages {@code n} jobs of {@code job} over 100 partitions, admits them, waits until they ended; @return admissions/s. */
+    private double soakWindow(String job, int n) {
+        tick(false);
+        for (int from = 0; from < n; from += 10_000) {
+            dispatch.submitAll(job, jobs(Math.min(10_000, n - from), 100, "soak-"));
+        }
+        String admitted = "SELECT coalesce(sum(total_admitted), 0) FROM dispatch.partitions WHERE policy_name = 'bench-soak'";
+        long before = count(admitted);
+        long start = System.nanoTime();
+        tick(true);
+        long done = awaitCount(() -> count(admitted) - before, n, Duration.ofMinutes(15));
+        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = 'bench-soak'") == 0);
+        return perSecond(n, start, done);
+    }
+
+    private static double heapAfterGcMegabytes() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1e6;
+    }
+
     // ---------------------------------------------------------------- report
 
     private static Path benchDir() {
@@ -600,8 +738,11 @@ class AdmissionBench {
 
     /** Last: prints the table into the server log and the build output, and writes results.json. */
     @Test
-    @Order(9)
+    @Order(20)
     void resultsAreWritten() {
+        RESULTS.note("database", Boolean.getBoolean("dispatch.test.pg.durable")
+                ? "durable: fsync on, synchronous_commit on, full_page_writes on"
+                : "zonky's defaults: fsync off, synchronous_commit off");
         RESULTS.write(benchDir());
         LOG.info(RESULTS.table());
         assertThat(benchDir().resolve("results.json")).exists();

@@ -56,6 +56,18 @@ public class BenchPolicies {
         return byTenantWith("bench-e2e-chunk").build();
     }
 
+    /** Pass-through, for admission by 1, 2 or 4 tick workers. */
+    @Produces
+    Policy workers() {
+        return byTenantWith("bench-workers").build();
+    }
+
+    /** Pass-through, for the soak (no-op and chunk jobs). */
+    @Produces
+    Policy soak() {
+        return byTenantWith("bench-soak").governs("bench-soak-chunk").build();
+    }
+
     /** One job per partition per iteration, so iterations do equal work whatever the backlog. */
     @Produces
     Policy flat() {

@@ -23,7 +23,10 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
         }
         Path dir = Path.of(System.getProperty("dispatch.test.pg.dir", "target/test-pgdata"));
         Trees.delete(dir);
-        database = Database.startOrConnect(dir, Integer.parseInt(port), Database.Durability.FAST);
+        // the benchmark's durable run (-Dbench.durable=true): PostgreSQL as production runs it
+        Database.Durability durability = Boolean.getBoolean("dispatch.test.pg.durable")
+                ? Database.Durability.DURABLE : Database.Durability.FAST;
+        database = Database.startOrConnect(dir, Integer.parseInt(port), durability);
         System.setProperty("dispatch.test.db.url", database.url());
         System.setProperty("dispatch.test.db.user", database.user());
         System.setProperty("dispatch.test.db.password", database.password());

@@ -2,6 +2,7 @@ package io.dispatchpolicy.faults;
 
 import io.dispatchpolicy.faults.app.FailingBatchlet;
 import io.dispatchpolicy.faults.app.FaultPolicies;
+import io.dispatchpolicy.faults.check.Observations;
 import io.dispatchpolicy.faults.harness.FaultRun;
 import org.junit.jupiter.api.Test;
 
@@ -9,13 +10,9 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,22 +104,8 @@ class RetryRestartFaultIT {
         return query(run, "SELECT now()", rs -> rs.getTimestamp(1)).get(0);
     }
 
-    interface Row<T> {
-        T read(ResultSet rs) throws SQLException;
+    private static <T> List<T> query(FaultRun run, String sql, Observations.Row<T> row, Object... args) {
+        return Observations.query(run.database()::connect, sql, row, args);
     }
 
-    private static <T> List<T> query(FaultRun run, String sql, Row<T> row, Object... args) throws SQLException {
-        try (Connection c = run.database().connect(); PreparedStatement st = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                st.setObject(i + 1, args[i]);
-            }
-            List<T> rows = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(row.read(rs));
-                }
-            }
-            return rows;
-        }
-    }
 }

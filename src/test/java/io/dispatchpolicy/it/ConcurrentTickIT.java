@@ -82,7 +82,7 @@ class ConcurrentTickIT extends SystemTest {
 
     @Test
     void theNodesOwnWorkersTickSideBySideAndHoldTheCap() {
-        assertThat(loop.workers()).as("dispatch.tick-workers by default").isEqualTo(2);
+        assertThat(loop.workers()).as("dispatch.tick-workers by default").isEqualTo(4);
         long samplesBefore = db.count("SELECT coalesce(max(id), 0) FROM dispatch.tick_samples");
         List<Properties> jobs = new ArrayList<>();
         for (int i = 0; i < 600; i++) {

@@ -34,16 +34,6 @@ class DemotionIT extends EngineTest {
     @Inject
     Monitoring monitoring;
 
-    /** The lane each submission waits in, in the order given. */
-    private List<String> lanes(long... ids) {
-        List<String> lanes = new ArrayList<>();
-        for (long id : ids) {
-            lanes.addAll(db.strings("SELECT p.lane FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
-                    + "WHERE s.id = ?", id));
-        }
-        return lanes;
-    }
-
     private long[] oneByOne(String policy, String tenant, int n, String... params) {
         long[] ids = new long[n];
         for (int i = 0; i < n; i++) {
@@ -60,7 +50,7 @@ class DemotionIT extends EngineTest {
     void theSixthSubmissionInTenSecondsGoesSlowAndTheNextAfterTheWindowDoesNot() {
         String tenant = fresh("noisy");
         long[] ids = oneByOne("it-demote", tenant, 6);
-        assertThat(lanes(ids)).containsExactly("default", "default", "default", "default", "default", "slow");
+        assertThat(db.stagedLanes(ids)).containsExactly("default", "default", "default", "default", "default", "slow");
         // the console reads the same counts: over the rule now, until the oldest bucket that keeps 5 in
         // the window leaves it (the first submission's second, ten seconds on)
         DemotionView shown = demoted("it-demote", tenant).orElseThrow();
@@ -76,7 +66,7 @@ class DemotionIT extends EngineTest {
 
         // a caller's lane is kept (this policy does not let demotion override it), and still counted
         long named = stage("it-demote", tenant, 1, new SubmitOption[] {SubmitOption.lane("default")})[0];
-        assertThat(lanes(named)).containsExactly("default");
+        assertThat(db.stagedLanes(named)).containsExactly("default");
         assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote' "
                 + "AND tenant = ?", tenant)).isEqualTo(7);
 
@@ -86,7 +76,7 @@ class DemotionIT extends EngineTest {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> db.count("SELECT count(*) FROM (SELECT 1 WHERE now() > ?::timestamptz) x", last) == 1);
         assertThat(demoted("it-demote", tenant)).as("the window holds one submission").isEmpty();
-        assertThat(lanes(stage("it-demote", tenant, 1))).containsExactly("default");
+        assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).containsExactly("default");
     }
 
     private Optional<DemotionView> demoted(String policy, String tenant) {
@@ -98,12 +88,12 @@ class DemotionIT extends EngineTest {
     void ofTwoMatchingRulesTheLastWinsEvenOverANamedLaneAndJobsWithoutATenantAreNotCounted() {
         String account = fresh("account");
         long[] ids = stage("it-demote2", "t", 5, "account", account);
-        assertThat(lanes(ids)).containsExactly("default", "default", "slow", "slow", "slower");
+        assertThat(db.stagedLanes(ids)).containsExactly("default", "default", "slow", "slow", "slower");
         long named = stage("it-demote2", "t", 1, new SubmitOption[] {SubmitOption.lane("default")}, "account", account)[0];
-        assertThat(lanes(named)).as("this policy's demotion overrides the caller's lane").containsExactly("slower");
+        assertThat(db.stagedLanes(named)).as("this policy's demotion overrides the caller's lane").containsExactly("slower");
 
         long[] anonymous = stage("it-demote2", "t", 8);
-        assertThat(lanes(anonymous)).containsOnly("default");
+        assertThat(db.stagedLanes(anonymous)).containsOnly("default");
         assertThat(db.count("SELECT coalesce(sum(submissions), 0) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote2'"
                 + " AND tenant = ?", account)).as("each of the account's jobs counted once").isEqualTo(6);
     }
@@ -117,7 +107,7 @@ class DemotionIT extends EngineTest {
         for (Future<long[]> f : both) {
             Arrays.stream(f.get()).forEach(ids::add);
         }
-        List<String> lanes = lanes(ids.stream().mapToLong(Long::longValue).toArray());
+        List<String> lanes = db.stagedLanes(ids.stream().mapToLong(Long::longValue).toArray());
         assertThat(lanes).hasSize(20);
         assertThat(lanes.stream().filter("default"::equals).count()).as("%s", lanes).isEqualTo(10);
         assertThat(lanes.stream().filter("slow"::equals).count()).as("%s", lanes).isEqualTo(10);
@@ -134,7 +124,7 @@ class DemotionIT extends EngineTest {
         assertThat(db.count("SELECT attempts FROM dispatch.dead_jobs WHERE submission_id = ?", id)).isEqualTo(4);
         assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote-retry' "
                 + "AND tenant = ?", tenant)).as("one submission, three retries").isEqualTo(1);
-        assertThat(lanes(stage("it-demote-retry", tenant, 1))).as("the second submission is the one over 1").containsExactly("slow");
+        assertThat(db.stagedLanes(stage("it-demote-retry", tenant, 1))).as("the second submission is the one over 1").containsExactly("slow");
     }
 
     @Test
@@ -145,7 +135,7 @@ class DemotionIT extends EngineTest {
         db.update("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
                 + "('it-demote', ?, 1, date_trunc('second', now()) - interval '11 seconds', 9), "
                 + "('it-demote', ?, 1, date_trunc('second', now()) - interval '8 seconds', 4)", tenant, tenant);
-        assertThat(lanes(stage("it-demote", tenant, 1))).as("4 + 1 in the window").containsExactly("default");
-        assertThat(lanes(stage("it-demote", tenant, 1))).as("4 + 2 in the window").containsExactly("slow");
+        assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 1 in the window").containsExactly("default");
+        assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 2 in the window").containsExactly("slow");
     }
 }

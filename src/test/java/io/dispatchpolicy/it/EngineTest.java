@@ -183,9 +183,10 @@ abstract class EngineTest extends SystemTest {
      */
     void occupySlots(String policy, String key, int count) {
         long partition = partitionId(policy, key);
-        db.update("INSERT INTO dispatch.nodes (id, node_name, started_at, heartbeat_at) VALUES (?::uuid, 'slot-holder', "
-                + "now(), now() + interval '1 day') ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at, "
-                + "stopped_at = NULL", SLOT_HOLDER);
+        // it admits nothing (no shard): the dashboard must not count it as a node serving every shard
+        db.update("INSERT INTO dispatch.nodes (id, node_name, started_at, heartbeat_at, shards) VALUES (?::uuid, 'slot-holder', "
+                + "now(), now() + interval '1 day', '{}') ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at, "
+                + "stopped_at = NULL, shards = '{}'", SLOT_HOLDER);
         for (int i = 0; i < count; i++) {
             db.update("INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, policy_name, node_id, "
                     + "admitted_at, started_at) VALUES (-nextval('dispatch.submission_id_seq'), 0, ?, ?, ?, ?::uuid, now(), now())",

@@ -83,6 +83,37 @@ class PlanShapeIT extends SystemTest {
     }
 
     @Test
+    void aShardsClaimReadsItsBatchOffTheShardIndexHoweverBigTheOtherShards() {
+        // 1,990 of the 2,000 partitions in shard 'big', 10 in 'small', none unsharded (ADR 0014)
+        db.update("UPDATE dispatch.partitions SET shard = CASE WHEN partition_key IN ('p3', 'p4', 'p5', 'p6', 'p7', 'p8', "
+                + "'p9', 'p10', 'p11', 'p12') THEN 'small' ELSE 'big' END WHERE policy_name = ?", POLICY);
+        db.update("ANALYZE dispatch.partitions");
+        JsonObject small = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_SHARD_SQL, "small", 50)),
+                "partitions_shard_claim_idx");
+        assertThat(read(small)).as("rows the claim of a shard of 10 read").isLessThanOrEqualTo(10);
+        // a shard holding nearly every partition may be read off either claim index: a batch either way
+        List<JsonObject> big = scans(db.explainAndRollBack(PartitionRepository.CLAIM_SHARD_SQL, "big", 50)).stream()
+                .filter(scan -> scan.getString("Index Name", "").endsWith("claim_idx")).toList();
+        assertThat(big).hasSize(1);
+        assertThat(read(big.get(0))).as("rows the claim of a shard of 1,990 read for a batch of 50").isLessThanOrEqualTo(200);
+        // and the plan the server may cache for the prepared statement, not knowing which shard, is the shard index's
+        assertThat(scans(db.explainGeneric(PartitionRepository.CLAIM_SHARD_SQL, "'small', 50")))
+                .filteredOn(scan -> scan.getString("Index Name", "").endsWith("claim_idx"))
+                .extracting(scan -> scan.getString("Index Name")).containsExactly("partitions_shard_claim_idx");
+        // a lane's rows of one shard, among as many of another
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, lane, context, pending_count, shard) "
+                + "SELECT ?, 'p' || g, 'bulk', '{}'::jsonb, 10, CASE WHEN g <= 5 THEN 'small' ELSE 'big' END "
+                + "FROM generate_series(1, 2000) g", POLICY);
+        db.update("ANALYZE dispatch.partitions");
+        JsonObject lane = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_LANE_SHARD_SQL, POLICY, "bulk", "small", 50)),
+                "partitions_shard_lane_claim_idx");
+        assertThat(read(lane)).as("rows the claim of a lane's shard of 5 read").isLessThanOrEqualTo(5);
+        assertThat(scans(db.explainGeneric(PartitionRepository.CLAIM_LANE_SHARD_SQL, "'it-plan', 'bulk', 'small', 50")))
+                .filteredOn(scan -> scan.getString("Index Name", "").endsWith("claim_idx"))
+                .extracting(scan -> scan.getString("Index Name")).containsExactly("partitions_shard_lane_claim_idx");
+    }
+
+    @Test
     void admissionTakesItsBatchOffTheTopOfTheAdmitIndex() {
         List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.TAKE_SQL, deep, 100));
         JsonObject take = only(scans, "staged_jobs_admit_idx");
@@ -107,7 +138,7 @@ class PlanShapeIT extends SystemTest {
         db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, due_at) "
                 + "SELECT ?, 'it-plan', '{}'::jsonb, now() - interval '1 minute' FROM generate_series(1, 1000)", deep);
         db.update("ANALYZE dispatch.staged_jobs");
-        List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.BYPASSED_SQL, 100));
+        List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.BYPASSED_SQL, null, null, 100));
         JsonObject bypassed = only(scans, "staged_jobs_bypass_idx");
         assertThat(read(bypassed)).isZero();
     }

@@ -260,10 +260,64 @@ public class TestPolicies {
         return byTenantWith("it-workers").gate(Gate.concurrency(3).fullBackoff(Duration.ofMillis(50))).build();
     }
 
+    /** Sharded by the {@code shard} parameter, partitioned by tenant (ShardingIT). */
+    @Produces
+    Policy sharded() {
+        return Policy.named("it-sharded").governs("it-sharded")
+                .context(p -> {
+                    Map<String, Object> context = new java.util.HashMap<>();
+                    context.put("tenant", p.getProperty("tenant", ""));
+                    context.put("shard", p.getProperty("shard"));
+                    return context;
+                })
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .shardBy(ctx -> ctx.get("shard"))
+                .build();
+    }
+
+    /** Not sharded: every node admits it, whatever its shards (ShardingIT). */
+    @Produces
+    Policy unsharded() {
+        return byTenantWith("it-unsharded").build();
+    }
+
+    /** Jobs whose executions the retention prunes (RetentionIT); a failed one is dead at once. */
+    @Produces
+    Policy retention() {
+        return byTenantWith("it-retention").retry(Retries.fixed(Duration.ZERO).maxRetries(0)).build();
+    }
+
     /** Schedules' occurrences one at a time (ScheduleIT's catch-up runs its missed occurrences in sequence). */
     @Produces
     Policy scheduleSerial() {
         return byTenantWith("it-schedule-serial").gate(Gate.concurrency(1)).build();
+    }
+
+    /**
+     * Bad input (BadInputIT): the priority function fails on an {@code urgency} that is not a whole number,
+     * the tenant function on the account {@code !}; no retries, so a failed job stays FAILED for a restart.
+     */
+    @Produces
+    Policy badInput() {
+        return Policy.named("it-badin")
+                .governs("it-badin")
+                .context(p -> Map.of("tenant", p.getProperty("tenant", ""), "urgency", p.getProperty("urgency", "0"),
+                        "account", p.getProperty("account", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .priority(ctx -> Integer.parseInt((String) ctx.get("urgency")))
+                .tenant(ctx -> {
+                    if ("!".equals(ctx.get("account"))) {
+                        throw new IllegalStateException("no such account");
+                    }
+                    return ctx.get("tenant");
+                })
+                .build();
+    }
+
+    /** Bad input (BadInputIT): two lanes sharing a capacity of 4, for bad lane values written live. */
+    @Produces
+    Policy badInputLanes() {
+        return byTenantWith("it-badin-lanes").capacity(4).lane("main", 3).lane("side", 1).build();
     }
 
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */

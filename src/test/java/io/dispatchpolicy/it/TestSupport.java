@@ -65,6 +65,16 @@ public class TestSupport {
         return count(EXECUTIONS_OF_JOB + " AND e.batchstatus = 'COMPLETED'", jobName);
     }
 
+    /** The lane each staged job waits in, in the order of the submission ids given. */
+    public List<String> stagedLanes(long... submissionIds) {
+        List<String> lanes = new java.util.ArrayList<>();
+        for (long id : submissionIds) {
+            lanes.addAll(strings("SELECT p.lane FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                    + "WHERE s.id = ?", id));
+        }
+        return lanes;
+    }
+
     public long staged(String jobName) {
         return count("SELECT count(*) FROM dispatch.staged_jobs WHERE job_name = ?", jobName);
     }
@@ -166,6 +176,32 @@ public class TestSupport {
         String plan = strings("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, args).get(0);
         context.setRollbackOnly();
         return plan;
+    }
+
+    /**
+     * The generic plan of a statement: what the server may cache and run for it once the driver has
+     * prepared it (after five executions), not knowing the parameters' values. Prepared under
+     * {@code plan_cache_mode = force_generic_plan} and explained, not executed (no row counts). The
+     * statement's {@code ?} become $1, $2…; {@code values} are the EXECUTE's arguments, as SQL literals.
+     */
+    public String explainGeneric(String sql, String values) {
+        StringBuilder numbered = new StringBuilder();
+        int n = 0;
+        for (char ch : sql.toCharArray()) {
+            if (ch == '?') {
+                numbered.append('$').append(++n);
+            } else {
+                numbered.append(ch);
+            }
+        }
+        update("SET LOCAL plan_cache_mode = force_generic_plan");
+        update("PREPARE dispatch_generic_plan AS " + numbered);
+        try {
+            return strings("EXPLAIN (FORMAT JSON) EXECUTE dispatch_generic_plan(" + values + ")").get(0);
+        } finally {
+            update("DEALLOCATE dispatch_generic_plan"); // a prepared statement outlives the transaction
+            context.setRollbackOnly();
+        }
     }
 
     public int update(String sql, Object... args) {

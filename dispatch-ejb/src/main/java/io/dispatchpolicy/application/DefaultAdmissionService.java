@@ -11,6 +11,7 @@ import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.LockedPartition;
 import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.domain.shard.ShardScope;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;
@@ -103,7 +104,8 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Override
     public List<StagingRepository.DueBypass> bypassedDue(int limit) {
-        return staging.bypassedDue(limit);
+        ShardScope scope = node.shards();
+        return staging.bypassedDue(limit, scope.everyShard() ? null : scope.claimed());
     }
 
     @Override
@@ -131,12 +133,28 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Override
     public List<ClaimedPartition> claim(int limit) {
-        return partitions.claim(limit);
+        ShardScope scope = node.shards();
+        if (scope.everyShard()) {
+            return partitions.claim(limit);
+        }
+        List<ClaimedPartition> claimed = new ArrayList<>();
+        for (String shard : scope.claimed()) {
+            claimed.addAll(partitions.claimShard(shard, scope.share(limit)));
+        }
+        return claimed;
     }
 
     @Override
     public List<ClaimedPartition> claimLane(String policyName, String lane, int limit) {
-        return partitions.claimLane(policyName, lane, limit);
+        ShardScope scope = node.shards();
+        if (scope.everyShard()) {
+            return partitions.claimLane(policyName, lane, limit);
+        }
+        List<ClaimedPartition> claimed = new ArrayList<>();
+        for (String shard : scope.claimed()) {
+            claimed.addAll(partitions.claimLaneShard(policyName, lane, shard, scope.share(limit)));
+        }
+        return claimed;
     }
 
     @Override

@@ -89,6 +89,7 @@ public class DefaultStagingService implements StagingService {
             JobParameters validated = JobParameters.of(p);
             submissions.add(placement.assign(policy, jobName, validated, validated, priority, due.delayMillis(), due.atMillis(), lane));
         }
+        placement.checkShards(policy, submissions);
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null),
                 noisyTenants.counting(policy, effective, submissions, named.isPresent()).orElse(null));

@@ -42,7 +42,7 @@ import java.util.OptionalInt;
 public class PolicyRegistry {
 
     static final String PREFIX = "dispatch.policy.";
-    private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "gates", "admission-batch-size",
+    private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
             "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane");
 
     @Inject
@@ -344,14 +344,22 @@ public class PolicyRegistry {
             String partitionBy = settings.raw(base + "partition-by").map(String::strip).filter(s -> !s.isEmpty())
                     .orElseThrow(() -> new InvalidSettingException(base + "partition-by", "",
                             "the job parameter that names the partition (required for a policy declared in standalone.xml)"));
+            // the job parameter that names the shard, if the policy is sharded (ADR 0014)
+            String shardBy = settings.raw(base + "shard-by").map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
             Policy.Builder builder = Policy.named(name)
                     .governs(jobs)
                     .context(params -> {
                         Map<String, Object> ctx = new HashMap<>();
                         ctx.put(partitionBy, params.getProperty(partitionBy));
+                        if (shardBy != null) {
+                            ctx.put(shardBy, params.getProperty(shardBy));
+                        }
                         return ctx;
                     })
                     .partitionBy(ctx -> ctx.get(partitionBy));
+            if (shardBy != null) {
+                builder.shardBy(ctx -> ctx.get(shardBy));
+            }
             for (String type : settings.raw(base + "gates").map(v -> v.split(",")).orElse(new String[0])) {
                 builder.gate(configuredGate(base, type.strip()));
             }

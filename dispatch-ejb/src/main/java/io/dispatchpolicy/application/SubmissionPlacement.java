@@ -4,17 +4,23 @@ import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
+import io.dispatchpolicy.domain.shard.ShardNames;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /**
  * Where a job goes, as its policy decides: the checks a submission passes before anything is written
@@ -24,6 +30,10 @@ import java.util.Properties;
  */
 @ApplicationScoped
 public class SubmissionPlacement {
+
+    private static final Logger LOG = Logger.getLogger(SubmissionPlacement.class.getName());
+    static final Duration SPLIT_WARNING_EVERY = Duration.ofMinutes(10);
+    private final Map<String, Long> splitWarnedAt = new ConcurrentHashMap<>();
 
     /** Longest partition key accepted: keys are shown, indexed and compared on every enqueue. */
     public static final int MAX_PARTITION_KEY_LENGTH = 256;
@@ -88,21 +98,9 @@ public class SubmissionPlacement {
      */
     public Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
                              OptionalInt priority, Long delayMillis, Long atMillis, String lane) {
-        Map<String, Object> context;
-        Object key;
-        try {
-            Map<String, ?> raw = policy.contextFunction().apply(effective.toProperties());
-            context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the context function failed for job '"
-                    + jobName + "': " + e, e);
-        }
-        try {
-            key = policy.partitionFunction().apply(context);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': partitionBy failed for job '"
-                    + jobName + "': " + e, e);
-        }
+        Map<String, ?> raw = call(policy, jobName, "the context function", () -> policy.contextFunction().apply(effective.toProperties()));
+        Map<String, Object> context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
+        Object key = call(policy, jobName, "partitionBy", () -> policy.partitionFunction().apply(context));
         String partitionKey = key == null ? null : key.toString();
         if (partitionKey == null || partitionKey.isBlank()) {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': partitionBy gave a "
@@ -113,15 +111,51 @@ public class SubmissionPlacement {
             throw new SubmissionRejectedException("Policy '" + policy.name() + "': partition key of "
                     + partitionKey.length() + " characters exceeds " + MAX_PARTITION_KEY_LENGTH);
         }
-        int effectivePriority;
-        try {
-            effectivePriority = priority.isPresent() ? priority.getAsInt() : policy.priorityFunction().apply(context);
-        } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the priority function failed for job '"
-                    + jobName + "': " + e, e);
-        }
+        int effectivePriority = priority.isPresent() ? priority.getAsInt()
+                : call(policy, jobName, "the priority function", () -> policy.priorityFunction().apply(context));
         return new Submission(jobName, stored, partitionKey, lane, JsonCodec.write(context), effectivePriority, delayMillis,
-                atMillis, tenant(policy, jobName, context, partitionKey));
+                atMillis, tenant(policy, jobName, context, partitionKey), shard(policy, jobName, context));
+    }
+
+    /** The shard of the job's partition by the policy's shardBy; {@code ""} when the policy is not sharded. */
+    private static String shard(Policy policy, String jobName, Map<String, Object> context) {
+        if (policy.shardFunction() == null) {
+            return "";
+        }
+        Object shard = call(policy, jobName, "shardBy", () -> policy.shardFunction().apply(context));
+        String name = shard == null ? null : shard.toString();
+        String problem = ShardNames.problem(name);
+        if (problem != null) {
+            throw new SubmissionRejectedException("Policy '" + policy.name() + "': shardBy gave " + problem + " for job '"
+                    + jobName + "' (context " + context + ")");
+        }
+        return name;
+    }
+
+    /**
+     * Warns (at most once per policy per {@link #SPLIT_WARNING_EVERY}) when one call gives jobs of one
+     * partition different shards: its partition is admitted by one shard at a time, its newest job's, so
+     * the gates still hold, but the node it goes to changes from call to call (ADR 0014).
+     */
+    public void checkShards(Policy policy, List<Submission> submissions) {
+        if (policy.shardFunction() == null || submissions.size() < 2) {
+            return;
+        }
+        Map<String, String> shardByKey = new HashMap<>();
+        for (Submission s : submissions) {
+            String before = shardByKey.putIfAbsent(s.partitionKey(), s.shard());
+            if (before != null && !before.equals(s.shard())) {
+                long now = System.nanoTime();
+                Long last = splitWarnedAt.get(policy.name());
+                if (last == null || now - last >= SPLIT_WARNING_EVERY.toNanos()) {
+                    splitWarnedAt.put(policy.name(), now);
+                    LOG.warning(() -> "Policy '" + policy.name() + "': shardBy gave partition '" + s.partitionKey()
+                            + "' the shards '" + before + "' and '" + s.shard() + "' in one submission. A partition is "
+                            + "admitted by the shard of its newest job: make shardBy a function of what partitionBy reads");
+                }
+                return;
+            }
+        }
     }
 
     /** Who demotion rules count the job for: the policy's tenant function, else the partition key; null for nobody. */
@@ -129,13 +163,17 @@ public class SubmissionPlacement {
         if (policy.tenantFunction() == null) {
             return partitionKey;
         }
-        Object tenant;
+        Object tenant = call(policy, jobName, "the tenant function", () -> policy.tenantFunction().apply(context));
+        return tenant == null || tenant.toString().isBlank() ? null : tenant.toString();
+    }
+
+    /** One of the policy's functions applied to a job; its failure refuses the submission, naming both. */
+    private static <T> T call(Policy policy, String jobName, String function, java.util.function.Supplier<T> applied) {
         try {
-            tenant = policy.tenantFunction().apply(context);
+            return applied.get();
         } catch (RuntimeException e) {
-            throw new SubmissionRejectedException("Policy '" + policy.name() + "': the tenant function failed for job '"
+            throw new SubmissionRejectedException("Policy '" + policy.name() + "': " + function + " failed for job '"
                     + jobName + "': " + e, e);
         }
-        return tenant == null || tenant.toString().isBlank() ? null : tenant.toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.jberet.ExecutionRetention;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.SweepRepository;
 import jakarta.ejb.ConcurrencyManagement;
@@ -10,15 +11,22 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples past
  * {@code metrics-retention}, submission records and schedules' ended occurrences past
  * {@code admission-retention}, partitions empty and
  * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
  * updated for as long, dead jobs past {@code dead-retention} (logged, never silent), tenants' submission
- * counts older than the longest demotion window (a day). One node at a time (an advisory lock); each statement bounded.
+ * counts older than the longest demotion window (a day), and JBeret's finished job instances past
+ * {@code execution-retention} / {@code failed-execution-retention} (ADR 0015). One node at a time (an
+ * advisory lock); each statement bounded.
  */
-// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+// A singleton with bean-managed concurrency: the loops that call it name it in @DependsOn, so it stops only after they
+// have. Its one piece of state, where the pruning's walk over JBeret's instances stands, is only a hint: from 0 it redoes
+// no harm.
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -34,6 +42,12 @@ public class Sweeper {
 
     @Inject
     StagingRepository staging;
+
+    @Inject
+    ExecutionRetention retention;
+
+    /** The pruning's next window starts after this job instance id. */
+    private volatile long pruneAfter;
 
     /** Waiting jobs aged per call at most; more wait for the next call a second later. */
     public static final int AGE_BATCH = 10_000;
@@ -61,6 +75,19 @@ public class Sweeper {
                 + sweep.occurrencesOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())
-                + sweep.tenantCountsOutsideEveryWindow();
+                + sweep.tenantCountsOutsideEveryWindow()
+                + pruneExecutions();
+    }
+
+    /** One window of JBeret's instances pruned; @return rows deleted (instances and executions). */
+    private int pruneExecutions() {
+        Optional<Duration> completed = settings.executionRetention();
+        Optional<Duration> failed = settings.failedExecutionRetention();
+        if (completed.isEmpty() && failed.isEmpty()) {
+            return 0;
+        }
+        ExecutionRetention.Pass pass = retention.prune(pruneAfter, completed, failed);
+        pruneAfter = pass.nextAfter();
+        return (int) (pass.instances() + pass.executions());
     }
 }

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.config;
 
+import io.dispatchpolicy.domain.shard.ShardScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
@@ -43,8 +44,11 @@ public class DispatchSettings {
     public static final String DATASOURCE = "dispatch.datasource";
     public static final String SCHEDULE_WATCHDOG_INTERVAL = "dispatch.schedule-watchdog-interval";
     public static final String TICK_WORKERS = "dispatch.tick-workers";
+    public static final String SHARDS = "dispatch.shards";
+    public static final String EXECUTION_RETENTION = "dispatch.execution-retention";
+    public static final String FAILED_EXECUTION_RETENTION = "dispatch.failed-execution-retention";
     /** Tick workers per node when nothing sets them (README, "Tick workers"). */
-    public static final int DEFAULT_TICK_WORKERS = 2;
+    public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
     public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
 
@@ -56,7 +60,8 @@ public class DispatchSettings {
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
-            SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS);
+            SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
+            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -167,6 +172,19 @@ public class DispatchSettings {
         return seconds(ADMISSION_RETENTION, 7 * 86_400);
     }
 
+    /**
+     * JBeret's job instances whose last execution COMPLETED are deleted this long after it ended, with
+     * their executions, steps and partitions (ADR 0015); empty ({@code off}) keeps them forever.
+     */
+    public Optional<Duration> executionRetention() {
+        return optionalSeconds(EXECUTION_RETENTION, 7 * 86_400);
+    }
+
+    /** As {@link #executionRetention()}, for instances whose last execution did not complete (default 30 days). */
+    public Optional<Duration> failedExecutionRetention() {
+        return optionalSeconds(FAILED_EXECUTION_RETENTION, 30 * 86_400);
+    }
+
     /** How long a dead job is kept for an operator to retry or discard (default 90 days). */
     public Duration deadRetention() {
         return seconds(DEAD_RETENTION, 90 * 86_400);
@@ -187,6 +205,20 @@ public class DispatchSettings {
                 .or(() -> Optional.ofNullable(System.getProperty("jboss.node.name")))
                 .filter(s -> !s.isBlank())
                 .orElse("node");
+    }
+
+    /**
+     * The shards this node's tick admits (ADR 0014): {@code dispatch.shards}, shard names separated by
+     * commas; unset, empty or {@code *}: every shard. Partitions of unsharded policies are admitted by
+     * every node.
+     */
+    public ShardScope shards() {
+        String raw = raw(SHARDS).orElse("");
+        try {
+            return ShardScope.parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(SHARDS, raw, e.getMessage());
+        }
     }
 
     /** False stops this node's tick (staging, running jobs and recovery go on): maintenance without undeploying. */
@@ -224,10 +256,13 @@ public class DispatchSettings {
         sweepInterval();
         scheduleWatchdogInterval();
         tickWorkers();
+        shards();
         partitionInactiveAfter();
         metricsRetention();
         admissionRetention();
         deadRetention();
+        executionRetention();
+        failedExecutionRetention();
         adapterThroughputTarget();
         tickEnabled();
         for (String name : propertyNames(PREFIX)) {

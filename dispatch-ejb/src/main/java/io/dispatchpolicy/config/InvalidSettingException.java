@@ -1,6 +1,13 @@
 package io.dispatchpolicy.config;
 
-/** A {@code dispatch.*} setting has a value the engine cannot use; the message names the property. */
+import jakarta.ejb.ApplicationException;
+
+/**
+ * A {@code dispatch.*} setting has a value the engine cannot use; the message names the property. An
+ * operator's mistake, not the engine's failure: it leaves the engine's beans as it is (not wrapped in an
+ * EJBException, which the container would log as an ERROR), and rolls back what it interrupted.
+ */
+@ApplicationException(rollback = true)
 public class InvalidSettingException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

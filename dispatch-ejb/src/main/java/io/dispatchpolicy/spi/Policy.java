@@ -43,6 +43,7 @@ public final class Policy {
     private final Set<String> jobNames;
     private final ContextFunction context;
     private final PartitionFunction partitionBy;
+    private final ShardFunction shardBy;
     private final PriorityFunction priority;
     private final PriorityAging aging;
     private final Integer admissionBatchSize;
@@ -66,6 +67,7 @@ public final class Policy {
         this.jobNames = Collections.unmodifiableSet(new LinkedHashSet<>(b.jobNames));
         this.context = b.context;
         this.partitionBy = b.partitionBy;
+        this.shardBy = b.shardBy;
         this.priority = b.priority;
         this.aging = b.aging;
         this.admissionBatchSize = b.admissionBatchSize;
@@ -200,6 +202,11 @@ public final class Policy {
         return context;
     }
 
+    /** The shard of a job's partition, or null when the policy is not sharded (its partitions have shard {@code ""}). */
+    public ShardFunction shardFunction() {
+        return shardBy;
+    }
+
     public PartitionFunction partitionFunction() {
         return partitionBy;
     }
@@ -258,6 +265,7 @@ public final class Policy {
         private final Set<String> jobNames = new LinkedHashSet<>();
         private ContextFunction context = Builder::allParameters;
         private PartitionFunction partitionBy;
+        private ShardFunction shardBy;
         private PriorityFunction priority = context -> 0;
         private PriorityAging aging;
         private Integer admissionBatchSize;
@@ -304,6 +312,18 @@ public final class Policy {
         /** Required: the partition every gate of this policy enforces against. */
         public Builder partitionBy(PartitionFunction partitionBy) {
             this.partitionBy = Objects.requireNonNull(partitionBy, "partitionBy");
+            return this;
+        }
+
+        /**
+         * Splits the policy's partitions between nodes: a node whose {@code dispatch.shards} names shards
+         * admits only partitions of those shards (a node without it admits every shard). A partition's
+         * shard is the one of its newest job's context; its gates live with the partition, so a rate or a
+         * cap is never multiplied by the number of shards, but the function should give one shard per
+         * partition (ADR 0014).
+         */
+        public Builder shardBy(ShardFunction shardBy) {
+            this.shardBy = Objects.requireNonNull(shardBy, "shardBy");
             return this;
         }
 

@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The fault suite's policies: the storm's (its cap is what the concurrency invariant checks), and one
- * that retries an always-failing job once, {@link #RETRY_DELAY} after it failed.
+ * The fault suite's policies: the storm's (its cap is what the concurrency invariant checks), one that
+ * retries an always-failing job once, {@link #RETRY_DELAY} after it failed, scenario (f)'s storm policy
+ * with a policy-wide capacity below what its tenants' caps add up to, and scenario (g)'s sharded one.
+ * A job is governed by one policy only, so each has a job XML of its own (all run the same batchlet).
  */
 @ApplicationScoped
 public class FaultPolicies {
@@ -25,6 +27,20 @@ public class FaultPolicies {
     /** Long enough for a clean stop to finish before the retry is due. */
     public static final Duration RETRY_DELAY = Duration.ofSeconds(20);
 
+    /** Scenario (f): the storm's shape under a capacity that binds (20 tenants x 3 = 60 > 40). */
+    public static final String CAPPED_POLICY = "fault-capped";
+    public static final String CAPPED_JOB = "fault-capped-job";
+    public static final int CAPPED_CAPACITY = 40;
+
+    /** Scenario (g): partitioned by tenant, sharded by the tenant number's parity. */
+    public static final String SHARDED_POLICY = "fault-sharded";
+    public static final String SHARDED_JOB = "fault-sharded-job";
+    public static final String EVEN = "even";
+    public static final String ODD = "odd";
+
+    /** The jobs the storm submitter may submit. */
+    public static final java.util.Set<String> STORM_JOBS = java.util.Set.of(JOB, CAPPED_JOB, SHARDED_JOB);
+
     @Produces
     Policy storm() {
         return Policy.named(POLICY)
@@ -33,6 +49,33 @@ public class FaultPolicies {
                 .partitionBy(ctx -> ctx.get("tenant"))
                 .gate(Gate.concurrency(CONCURRENCY))
                 .build();
+    }
+
+    @Produces
+    Policy capped() {
+        return Policy.named(CAPPED_POLICY)
+                .governs(CAPPED_JOB)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .gate(Gate.concurrency(CONCURRENCY))
+                .capacity(CAPPED_CAPACITY)
+                .build();
+    }
+
+    @Produces
+    Policy sharded() {
+        return Policy.named(SHARDED_POLICY)
+                .governs(SHARDED_JOB)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .shardBy(ctx -> shardOf((String) ctx.get("tenant")))
+                .gate(Gate.concurrency(CONCURRENCY))
+                .build();
+    }
+
+    /** The shard of a storm tenant ({@code t00}, {@code t01}, …): {@code even} or {@code odd} by its number. */
+    public static String shardOf(String tenant) {
+        return Integer.parseInt(tenant.substring(1)) % 2 == 0 ? EVEN : ODD;
     }
 
     @Produces

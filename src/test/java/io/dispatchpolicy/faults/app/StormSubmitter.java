@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Stages a storm of {@code fault-job} submissions spread round-robin over tenants. (Being a session
+ * Stages a storm of submissions of one of the storm jobs ({@link FaultPolicies#STORM_JOBS}; by default
+ * {@code fault-job}) spread round-robin over tenants. (Being a session
  * bean also makes this jar an EJB module, which the engine scans for policies and job XMLs.)
  */
 @Stateless
@@ -30,7 +31,10 @@ public class StormSubmitter {
      *              deterministically over the range
      * @return the submission ids, in submission order
      */
-    public List<Long> submit(int count, int tenants, String sleep, int firstIndex) {
+    public List<Long> submit(String job, int count, int tenants, String sleep, int firstIndex) {
+        if (!FaultPolicies.STORM_JOBS.contains(job)) {
+            throw new IllegalArgumentException("Not a storm job: " + job);
+        }
         long[] range = range(sleep);
         List<Long> ids = new ArrayList<>(count);
         for (int from = 0; from < count; from += CHUNK) {
@@ -43,7 +47,7 @@ public class StormSubmitter {
                 p.setProperty("stormIndex", Integer.toString(index));
                 chunk.add(p);
             }
-            for (long id : dispatch.submitAll(FaultPolicies.JOB, chunk)) {
+            for (long id : dispatch.submitAll(job, chunk)) {
                 ids.add(id);
             }
         }

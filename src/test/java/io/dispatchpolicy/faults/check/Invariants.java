@@ -19,7 +19,9 @@ import java.util.stream.Collectors;
  * <li>every submitted id ended with exactly one COMPLETED execution, none is lost, no execution
  *     belongs to a submission nobody made, nothing is left staged or in flight;</li>
  * <li>no job instance had two executions running at once;</li>
- * <li>no partition (tenant) had more executions running at once than its concurrency cap.</li>
+ * <li>no partition (tenant) had more executions running at once than its concurrency cap;</li>
+ * <li>for a policy with a {@code capacity(n)}: never more than {@code n} of its executions running at
+ *     once, cluster-wide (the executions checked are all of the policy's job, whichever server ran them).</li>
  * </ol>
  */
 public final class Invariants {
@@ -35,13 +37,49 @@ public final class Invariants {
      */
     public static Verdict check(Collection<Long> submitted, List<Execution> executions, Collection<Long> stagedIds,
                                 List<StagedPartition> staged, List<InflightRow> inflight, int cap, Instant now) {
+        return check(submitted, executions, stagedIds, staged, inflight, cap, null, now);
+    }
+
+    /**
+     * @param capacity the policy's {@code capacity(n)}, null when it has none
+     */
+    public static Verdict check(Collection<Long> submitted, List<Execution> executions, Collection<Long> stagedIds,
+                                List<StagedPartition> staged, List<InflightRow> inflight, int cap, Integer capacity,
+                                Instant now) {
         Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
         exactlyOnce(submitted, executions, new HashSet<>(stagedIds), figures, violations);
         nothingLeft(staged, inflight, figures, violations);
         oneRunPerInstance(executions, now, violations);
         capPerTenant(executions, cap, now, figures, violations);
+        if (capacity != null) {
+            policyCapacity(executions, capacity, now, figures, violations);
+        }
         return new Verdict(figures, violations);
+    }
+
+    /**
+     * The most executions running at once, by JBeret's start and end times, counted as (3) and (4) count
+     * them; {@code now} ends those the database never heard end.
+     */
+    public static int peakConcurrency(List<Execution> executions, Instant now) {
+        return Overlaps.peak(executions.stream().filter(Execution::ran).map(e -> interval(e, now)).toList()).count();
+    }
+
+    /**
+     * (4) At most {@code capacity} executions of the policy at once, whichever server ran them. An
+     * execution recovery marked FAILED counts until recovery released it, as in (3): its slot was taken.
+     */
+    private static void policyCapacity(List<Execution> executions, int capacity, Instant now, Map<String, Object> figures,
+                                       List<String> violations) {
+        Overlaps.Peak peak = Overlaps.peak(executions.stream().filter(Execution::ran).map(e -> interval(e, now)).toList());
+        figures.put("policyCapacity", capacity);
+        figures.put("maxConcurrentPolicy", peak.count());
+        figures.put("maxConcurrentPolicyAt", peak.at() == null ? null : peak.at().toString());
+        if (peak.count() > capacity) {
+            violations.add("the policy ran " + peak.count() + " executions at once at " + peak.at() + ", over its capacity of "
+                    + capacity);
+        }
     }
 
     /** (1) One COMPLETED execution per submission; none lost; none unknown. */

@@ -24,8 +24,9 @@ public final class Observations {
         Connection connect() throws SQLException;
     }
 
+    /** One row of a result, read. */
     @FunctionalInterface
-    private interface Row<T> {
+    public interface Row<T> {
         T map(ResultSet rs) throws SQLException;
     }
 
@@ -160,6 +161,11 @@ public final class Observations {
     }
 
     private <T> List<T> query(String sql, Row<T> row, Object... args) {
+        return query(db, sql, row, args);
+    }
+
+    /** The rows of a query on the fault database (a failure is the scenario's, unchecked). */
+    public static <T> List<T> query(Connector db, String sql, Row<T> row, Object... args) {
         try (Connection c = db.connect(); PreparedStatement st = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 st.setObject(i + 1, args[i]);
@@ -175,4 +181,5 @@ public final class Observations {
             throw new IllegalStateException("Query failed: " + sql, e);
         }
     }
+
 }

@@ -2,7 +2,6 @@ package io.dispatchpolicy.faults.harness;
 
 import io.dispatchpolicy.devserver.Trees;
 
-import io.dispatchpolicy.faults.app.FaultPolicies;
 import io.dispatchpolicy.faults.check.Execution;
 import io.dispatchpolicy.faults.check.Invariants;
 import io.dispatchpolicy.faults.check.Observations;
@@ -37,9 +36,15 @@ import static org.awaitility.Awaitility.await;
  * {@code target/faults/<scenario>}, the storm, waiting for the moment to strike and for the drain,
  * then the invariants and the recorded result. The scenario itself only decides what fault to cause.
  *
- * <p>With several servers ({@link ServerSpec}) all share the database, the EAR and the node name; they
- * boot one after the other, each waited for until deployed, so the schema is migrated once and each
- * server's boot (its {@code dispatch.nodes} row) is known: the one node that appeared while it booted.
+ * <p>With several servers ({@link ServerSpec}) all share the database and the EAR, and the node name
+ * unless a spec gives one of its own; they boot one after the other, each waited for until deployed,
+ * so the schema is migrated once and each server's boot (its {@code dispatch.nodes} row) is known: the
+ * one node that appeared while it booted.
+ *
+ * <p>What is checked is one or more {@link Workload}s (a job and its policy; by default the storm's):
+ * each gets the invariants over its own submissions and executions. The first is the scenario's main
+ * one: its figures are the result's, the fault moment counts its admissions, {@link #observations()}
+ * reads it; the others' figures go under {@code "workload <job>"}.
  */
 public final class FaultRun implements AutoCloseable {
 
@@ -54,19 +59,29 @@ public final class FaultRun implements AutoCloseable {
     private final Map<String, UUID> currentBoots = new LinkedHashMap<>();
     private final Set<UUID> attributedBoots = new HashSet<>();
     private final Observations observations;
+    private final List<Workload> workloads;
+    /** By job. */
+    private final Map<String, Observations> observationsByJob = new LinkedHashMap<>();
+    /** By job: every submission id of that job's storms, in the order they were submitted. */
+    private final Map<String, List<Long>> submittedByJob = new LinkedHashMap<>();
     private final Map<String, Object> result = new LinkedHashMap<>();
     private final List<Supplier<Optional<String>>> extraChecks = new ArrayList<>();
-    private Storm storm;
     private Instant faultStarted;
     private Instant faultEnded;
 
-    private FaultRun(String scenario, FaultSettings settings, Path dir, FaultDatabase database, Map<String, FaultServer> servers) {
+    private FaultRun(String scenario, FaultSettings settings, Path dir, FaultDatabase database, Map<String, FaultServer> servers,
+                     List<Workload> workloads) {
         this.scenario = scenario;
         this.settings = settings;
         this.dir = dir;
         this.database = database;
         this.servers = servers;
-        this.observations = new Observations(database::connect, FaultPolicies.JOB, FaultPolicies.POLICY);
+        this.workloads = List.copyOf(workloads);
+        for (Workload w : this.workloads) {
+            observationsByJob.put(w.job(), new Observations(database::connect, w.job(), w.policy()));
+            submittedByJob.put(w.job(), new ArrayList<>());
+        }
+        this.observations = observationsByJob.get(this.workloads.get(0).job());
     }
 
     /** Starts PostgreSQL, then WildFly with the fault EAR, and waits until it is deployed. */
@@ -79,6 +94,18 @@ public final class FaultRun implements AutoCloseable {
      * until deployed before the next starts.
      */
     public static FaultRun start(String scenario, String description, FaultSettings settings, List<ServerSpec> specs) {
+        return start(scenario, description, settings, specs, List.of(Workload.STORM));
+    }
+
+    /**
+     * As {@link #start(String, String, FaultSettings, List)}, checking the given workloads (the first is
+     * the main one) instead of the storm's.
+     */
+    public static FaultRun start(String scenario, String description, FaultSettings settings, List<ServerSpec> specs,
+                                 List<Workload> workloads) {
+        if (workloads.isEmpty() || workloads.stream().map(Workload::job).distinct().count() != workloads.size()) {
+            throw new IllegalArgumentException("Workloads need distinct jobs: " + workloads);
+        }
         if (specs.isEmpty() || specs.stream().map(ServerSpec::name).distinct().count() != specs.size()
                 || specs.stream().map(ServerSpec::portsAbove).distinct().count() != specs.size()) {
             throw new IllegalArgumentException("Servers need distinct names and ports: " + specs);
@@ -96,7 +123,7 @@ public final class FaultRun implements AutoCloseable {
             Path ear = FaultDeployment.export(settings.ear(), dir);
             for (ServerSpec spec : specs) {
                 List<String> properties = new ArrayList<>(List.of(database.serverProperties()));
-                properties.addAll(List.of("-Ddispatch.node-name=" + ServerSpec.nodeName(), "-Djboss.tx.node.id=" + spec.txNodeId()));
+                properties.addAll(spec.systemProperties());
                 servers.put(spec.name(), FaultServer.prepare(spec.label(), settings, spec.dir(dir), ear, properties,
                         spec.portOffset(settings)));
             }
@@ -105,14 +132,25 @@ public final class FaultRun implements AutoCloseable {
             database.close();
             throw e;
         }
-        FaultRun run = new FaultRun(scenario, settings, dir, database, servers);
+        FaultRun run = new FaultRun(scenario, settings, dir, database, servers, workloads);
         run.result.put("scenario", scenario);
         run.result.put("description", description);
         run.result.put("ranAt", Instant.now().toString());
         run.result.put("jobs", settings.jobs());
         run.result.put("tenants", settings.tenants());
         run.result.put("sleepMs", settings.sleepMs());
-        run.result.put("concurrencyCap", FaultPolicies.CONCURRENCY);
+        Workload main = run.workloads.get(0);
+        run.result.put("concurrencyCap", main.concurrency());
+        if (!main.equals(Workload.STORM) || run.workloads.size() > 1) {
+            run.result.put("workloads", run.workloads.stream().map(w -> w.job() + " (policy " + w.policy() + ", concurrency "
+                    + w.concurrency() + (w.capacity() == null ? "" : ", capacity " + w.capacity()) + ")").toList());
+        }
+        if (specs.size() > 1) {
+            Map<String, Object> nodeNames = new LinkedHashMap<>();
+            specs.forEach(spec -> nodeNames.put(spec.name(), spec.dispatchNodeName()
+                    + (spec.properties().isEmpty() ? "" : " " + String.join(" ", spec.properties()))));
+            run.result.put("servers", nodeNames);
+        }
         try {
             servers.keySet().forEach(run::bootServer);
         } catch (RuntimeException e) {
@@ -171,11 +209,38 @@ public final class FaultRun implements AutoCloseable {
         return submitStorm(only());
     }
 
-    /** Submits the whole storm through the named server's fault WAR. */
+    /** Submits the whole storm (of the main workload's job) through the named server's fault WAR. */
     public Storm submitStorm(String through) {
         Instant begin = Instant.now();
-        storm = Storm.submit(server(through).baseUri(), settings.jobs(), settings.tenants(), settings.sleepMs());
+        Storm storm = Storm.submit(server(through).baseUri(), workloads.get(0).job(), settings.jobs(), settings.tenants(),
+                settings.sleepMs(), 0);
+        submittedByJob.get(workloads.get(0).job()).addAll(storm.submissionIds());
         result.put("stagingSeconds", seconds(begin, Instant.now()));
+        return storm;
+    }
+
+    /**
+     * Submits a storm of {@code count} jobs of the workload's job over {@code tenants} tenants, split evenly between the named servers' fault WARs, all at once (one thread per server); storm
+     * indexes (and so tenants and sleeps) run on from one server's part to the next.
+     */
+    public Storm submitStormThrough(Workload workload, int count, int tenants, String sleepMs, String... through) {
+        if (!submittedByJob.containsKey(workload.job())) {
+            throw new IllegalArgumentException(workload + " is not one of this run's workloads " + workloads);
+        }
+        Instant begin = Instant.now();
+        List<java.util.concurrent.CompletableFuture<Storm>> parts = new ArrayList<>();
+        int first = 0;
+        for (int i = 0; i < through.length; i++) {
+            int size = count / through.length + (i < count % through.length ? 1 : 0);
+            int from = first;
+            java.net.URI war = server(through[i]).baseUri();
+            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> Storm.submit(war, workload.job(), size, tenants, sleepMs, from)));
+            first += size;
+        }
+        Storm storm = parts.stream().map(java.util.concurrent.CompletableFuture::join).reduce(Storm::and).orElseThrow();
+        submittedByJob.get(workload.job()).addAll(storm.submissionIds());
+        result.merge("stagingSeconds", seconds(begin, Instant.now()), (a, b) -> Math.round(((Double) a + (Double) b) * 10) / 10.0);
         return storm;
     }
 
@@ -190,7 +255,7 @@ public final class FaultRun implements AutoCloseable {
      */
     public void awaitFaultMoment(String alsoWhat, BooleanSupplier also) {
         long target = settings.faultAfterAdmitted();
-        await(scenario + ": " + target + " jobs admitted and " + alsoWhat).atMost(Duration.ofMinutes(5))
+        await(scenario + ": " + target + " jobs admitted and " + alsoWhat).atMost(Duration.ofMinutes(10))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> observations.executionCount() >= target && also.getAsBoolean());
         result.put("admittedWhenFaultStruck", observations.executionCount());
@@ -202,6 +267,27 @@ public final class FaultRun implements AutoCloseable {
         faultStarted = Instant.now();
         result.put("fault", fault);
         result.put("faultStartedAt", faultStarted.toString());
+    }
+
+    /** A scenario without a fault: the drain is timed from now. */
+    public void noFault(String what) {
+        faultStarted(what);
+        faultEnded();
+    }
+
+    /**
+     * Seconds from {@code since} until no in-flight row belongs to the boot {@code node} any more (a
+     * live node took the never-started ones and released the started ones: ADR 0007), polled every
+     * 250 ms; null when some are still there after {@code timedFor}.
+     */
+    public Double secondsUntilNoInflightOf(UUID node, Instant since, Duration timedFor) {
+        try {
+            await(scenario + ": no in-flight row of the boot " + node).atMost(timedFor).pollInterval(Duration.ofMillis(250))
+                    .until(() -> observations.inflightCountOf(node) == 0);
+        } catch (ConditionTimeoutException stillThere) {
+            return null;
+        }
+        return Duration.between(since, Instant.now()).toMillis() / 1000.0;
     }
 
     /** The fault is over now (the server is back and deployed, or the database is back). */
@@ -231,22 +317,40 @@ public final class FaultRun implements AutoCloseable {
         try {
             Duration left = Duration.between(Instant.now(), faultEnded.plus(within));
             await(scenario + ": storm drained").atMost(left.isNegative() || left.isZero() ? Duration.ofSeconds(1) : left)
-                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(observations::drained);
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> observationsByJob.values().stream().allMatch(Observations::drained));
             drained = true;
         } catch (ConditionTimeoutException notDrained) {
             drained = false;
         }
         Instant checkedAt = Instant.now();
-        List<Execution> executions = observations.executions();
-        Verdict verdict = Invariants.check(storm.submissionIds(), executions, observations.stagedIds(), observations.stagedPartitions(),
-                observations.inflightRows(), FaultPolicies.CONCURRENCY, checkedAt);
+        List<Execution> executions = new ArrayList<>();
+        Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
         if (!drained) {
             violations.add("not drained within " + within.toSeconds() + " s of the fault's end (" + faultEnded + "): "
-                    + observations.stagedCount() + " staged, " + observations.inflightCount() + " in flight, "
-                    + observations.unfinishedCount() + " executions STARTING/STARTED/STOPPING; nodes: " + observations.nodes());
+                    + observationsByJob.values().stream().mapToLong(Observations::stagedCount).sum() + " staged, "
+                    + observations.inflightCount() + " in flight, "
+                    + observationsByJob.values().stream().mapToLong(Observations::unfinishedCount).sum()
+                    + " executions STARTING/STARTED/STOPPING; nodes: " + observations.nodes());
         }
-        violations.addAll(verdict.violations());
+        for (Workload w : workloads) {
+            Observations o = observationsByJob.get(w.job());
+            List<Execution> ofJob = o.executions();
+            executions.addAll(ofJob);
+            boolean main = w.equals(workloads.get(0));
+            // In-flight rows are every job's: checked once, with the main workload.
+            Verdict v = Invariants.check(submittedByJob.get(w.job()), ofJob, o.stagedIds(), o.stagedPartitions(),
+                    main ? o.inflightRows() : List.of(), w.concurrency(), w.capacity(), checkedAt);
+            if (main) {
+                figures.putAll(v.figures());
+                violations.addAll(v.violations());
+            } else {
+                figures.put("workload " + w.job(), v.figures());
+                v.violations().forEach(violation -> violations.add(w.job() + ": " + violation));
+            }
+        }
+        Verdict verdict = new Verdict(figures, violations);
         extraChecks.forEach(check -> check.get().ifPresent(violations::add));
         Instant lastEnd = executions.stream().map(Execution::ended).filter(Objects::nonNull).max(Instant::compareTo).orElse(null);
         result.put("drained", drained);
@@ -259,7 +363,7 @@ public final class FaultRun implements AutoCloseable {
         result.put("violations", violations);
         String summary = Results.record(settings.outputDir(), scenario, result);
         System.out.println(summary);
-        return new Verdict(verdict.figures(), violations);
+        return new Verdict(figures, violations);
     }
 
     /** The only server of a single-server scenario. */

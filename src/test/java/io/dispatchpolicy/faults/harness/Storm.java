@@ -9,12 +9,21 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
-/** A storm of {@code fault-job} submissions, submitted through the fault WAR: the ids it got back. */
+/** A storm of submissions of one storm job, submitted through the fault WAR: the ids it got back. */
 public record Storm(int tenants, String sleepMs, List<Long> submissionIds) {
 
-    /** {@code POST /fault/submit?count=..&tenants=..&sleepMs=..}; all or nothing per chunk of 500. */
+    /** {@code fault-job}, storm indexes from 0. */
     public static Storm submit(URI faultWar, int count, int tenants, String sleepMs) {
-        URI uri = faultWar.resolve("submit?count=" + count + "&tenants=" + tenants + "&sleepMs=" + sleepMs);
+        return submit(faultWar, "fault-job", count, tenants, sleepMs, 0);
+    }
+
+    /**
+     * {@code POST /fault/submit?count=..&tenants=..&sleepMs=..&first=..&job=..}; all or nothing per chunk
+     * of 500. Job {@code i} (from {@code first}) goes to tenant {@code i % tenants}.
+     */
+    public static Storm submit(URI faultWar, String job, int count, int tenants, String sleepMs, int first) {
+        URI uri = faultWar.resolve("submit?count=" + count + "&tenants=" + tenants + "&sleepMs=" + sleepMs
+                + "&first=" + first + "&job=" + job);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
                 .POST(HttpRequest.BodyPublishers.noBody()).build();
         try {
@@ -33,6 +42,13 @@ public record Storm(int tenants, String sleepMs, List<Long> submissionIds) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Both storms' ids, this one's first. */
+    public Storm and(Storm other) {
+        List<Long> all = new java.util.ArrayList<>(submissionIds);
+        all.addAll(other.submissionIds);
+        return new Storm(tenants, sleepMs, List.copyOf(all));
     }
 
     public int size() {

@@ -34,18 +34,25 @@ public class StormResource {
         return "up";
     }
 
-    /** {@code POST /fault/submit?count=N&tenants=T&sleepMs=S} (S may be MIN-MAX): the ids, one a line. */
+    /**
+     * {@code POST /fault/submit?count=N&tenants=T&sleepMs=S&first=F&job=J} (S may be MIN-MAX; storm
+     * indexes from F; J one of the storm jobs, {@code fault-job} by default): the ids, one a line.
+     */
     @POST
     @Path("submit")
     @Produces(MediaType.TEXT_PLAIN)
     public String submit(@QueryParam("count") int count,
                          @QueryParam("tenants") @DefaultValue("20") int tenants,
                          @QueryParam("sleepMs") @DefaultValue("100") String sleepMs,
-                         @QueryParam("first") @DefaultValue("0") int first) {
-        if (count <= 0 || tenants <= 0) {
-            throw new jakarta.ws.rs.BadRequestException("count and tenants must be positive");
+                         @QueryParam("first") @DefaultValue("0") int first,
+                         @QueryParam("job") @DefaultValue(FaultPolicies.JOB) String job) {
+        if (count <= 0 || tenants <= 0 || first < 0) {
+            throw new jakarta.ws.rs.BadRequestException("count and tenants must be positive, first not negative");
         }
-        return submitter.submit(count, tenants, sleepMs, first).stream()
+        if (!FaultPolicies.STORM_JOBS.contains(job)) {
+            throw new jakarta.ws.rs.BadRequestException("job must be one of " + FaultPolicies.STORM_JOBS);
+        }
+        return submitter.submit(job, count, tenants, sleepMs, first).stream()
                 .map(String::valueOf).collect(Collectors.joining("\n", "", "\n"));
     }
 

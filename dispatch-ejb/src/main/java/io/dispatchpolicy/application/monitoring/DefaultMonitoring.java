@@ -5,6 +5,7 @@ import io.dispatchpolicy.application.GateParameterException;
 import io.dispatchpolicy.application.HeldPolicies;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.ThisNode;
+import io.dispatchpolicy.infrastructure.jberet.ExecutionRetention;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
@@ -71,6 +72,9 @@ public class DefaultMonitoring implements Monitoring {
     @Inject
     DispatchSettings settings;
 
+    @Inject
+    ExecutionRetention retention;
+
     @Override
     public List<String> policyNames() {
         return registry.names();
@@ -91,7 +95,30 @@ public class DefaultMonitoring implements Monitoring {
         Double target = throughputTarget.isPresent() ? throughputTarget.getAsDouble() : null;
         return new Summary(t[0], t[1], t[5], t[6], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
-                failureRate, Hints.of(busy, drain, failureRate, t[4], rate5, target), nodeStatus(), Instant.now());
+                failureRate, hints(busy, drain, failureRate, t[4], rate5, target), nodeStatus(),
+                repositoryHealth(), Instant.now());
+    }
+
+    private RepositoryHealth repositoryHealth() {
+        ExecutionRetention.Totals t = retention.totals();
+        return new RepositoryHealth(t.instancesPruned(), t.executionsPruned(), t.lastPrunedAt(), t.oldestKept(),
+                days(settings.executionRetention()) + " after completion, " + days(settings.failedExecutionRetention())
+                        + " otherwise");
+    }
+
+    private static String days(Optional<Duration> retention) {
+        if (retention.isEmpty()) {
+            return "kept forever";
+        }
+        long seconds = retention.get().toSeconds();
+        return seconds % 86_400 == 0 ? seconds / 86_400 + " d" : seconds % 3_600 == 0 ? seconds / 3_600 + " h" : seconds + " s";
+    }
+
+    private List<Hint> hints(double busy, Double drain, double failureRate, long partitions, double rate5, Double target) {
+        List<Hint> hints = new ArrayList<>(Hints.of(busy, drain, failureRate, partitions, rate5, target));
+        hints.addAll(Hints.unserved(repository.unservedShards(settings.inflightStaleAfter(),
+                settings.heartbeatInterval().multipliedBy(2))));
+        return hints;
     }
 
     @Override
@@ -100,7 +127,7 @@ public class DefaultMonitoring implements Monitoring {
         Instant lastTick = node.lastTickAt().orElse(null);
         List<HeldPolicy> held = registry.names().stream().map(this::held).filter(java.util.Objects::nonNull).toList();
         return new NodeStatus(node.name(), lastTick, lastTick == null ? null : Duration.between(lastTick, now).toSeconds(),
-                outage.downSince().orElse(null), held);
+                outage.downSince().orElse(null), held, node.shards().toString());
     }
 
     private HeldPolicy held(String policy) {

@@ -53,4 +53,11 @@ public final class Hints {
         }
         return hints;
     }
+
+    /** One critical hint per shard with waiting work that no live node admits. */
+    public static List<Hint> unserved(List<UnservedShard> shards) {
+        return shards.stream().map(s -> Hint.critical("Shard '" + s.shard() + "' has " + s.pending() + " jobs waiting in "
+                + s.partitions() + (s.partitions() == 1 ? " partition" : " partitions")
+                + " and no live node admits it: name it in some node's dispatch.shards.")).toList();
+    }
 }

@@ -10,9 +10,10 @@ import java.util.List;
  * @param secondsSinceLastTick     seconds since then; null before the first
  * @param databaseUnreachableSince since when this node finds its database unreachable; null while reachable
  * @param heldPolicies             policies held by an invalid setting
+ * @param admits                   which shards this node admits: "every shard" or "shards [a, b]" (ADR 0014)
  */
 public record NodeStatus(String nodeName, Instant lastTickAt, Long secondsSinceLastTick,
-                         Instant databaseUnreachableSince, List<HeldPolicy> heldPolicies) {
+                         Instant databaseUnreachableSince, List<HeldPolicy> heldPolicies, String admits) {
 
     public boolean databaseReachable() {
         return databaseUnreachableSince == null;

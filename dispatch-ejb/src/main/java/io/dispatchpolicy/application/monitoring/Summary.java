@@ -31,5 +31,6 @@ public record Summary(long pending, long parked, long inFlight, long dead, long 
                       double admittedPerSecond1m, double admittedPerSecond5m, double admittedPerSecond15m,
                       List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
                       double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,
-                      double failureRate, List<Hint> hints, NodeStatus node, Instant generatedAt) {
+                      double failureRate, List<Hint> hints, NodeStatus node, RepositoryHealth repository,
+                      Instant generatedAt) {
 }

@@ -49,7 +49,7 @@ public class OccurrenceStaging {
         parameters.setProperty(Policy.SCHEDULE_PARAMETER, d.name());
         Submission s = submissions.place(policy, d.jobName(), parameters, d.priority(), d.lane());
         PriorityAging aging = policy.priorityAging().orElse(null);
-        return new OccurrenceRepository.Placement(policy.name(), s.partitionKey(), s.lane(), s.contextJson(), s.jobName(),
+        return new OccurrenceRepository.Placement(policy.name(), s.partitionKey(), s.lane(), s.contextJson(), s.shard(), s.jobName(),
                 JsonCodec.write(s.parameters().asMap()), null, s.priority(),
                 aging == null ? null : aging.every().toMillis(), aging == null ? null : aging.step(),
                 aging == null ? null : aging.cap());

@@ -12,13 +12,14 @@ package io.dispatchpolicy.domain.model;
  * @param delayMillis  not admitted before this long after staging (database clock); null when not delayed
  * @param atMillis     not admitted before this epoch time; null when not set
  * @param tenant       who demotion rules count it for; null when it is counted for nobody
+ * @param shard        the shard of its partition; {@code ""} when its policy is not sharded
  */
 public record Submission(String jobName, JobParameters parameters, String partitionKey, String lane, String contextJson, int priority,
-                         Long delayMillis, Long atMillis, String tenant) {
+                         Long delayMillis, Long atMillis, String tenant, String shard) {
 
     /** The same submission in another lane. */
     public Submission inLane(String otherLane) {
-        return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant);
+        return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant, shard);
     }
 
     /** Scheduled for later rather than waiting now. */

@@ -29,10 +29,11 @@ public class AdmissionRepository {
             batch AS (
                 SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS b(submission_id, execution_id, priority, attempt)),
             adm AS (
-                INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at, attempt)
-                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt FROM batch b, args
+                INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at, attempt, node_id)
+                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt, args.node FROM batch b, args
                 ON CONFLICT (submission_id) DO UPDATE
-                   SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt),
+                   SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
+                       node_id = EXCLUDED.node_id),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
                                                     admitted_at, priority, attempt)

@@ -82,7 +82,7 @@ public class Jdbc {
         }
     }
 
-    static java.time.Instant instant(java.sql.Timestamp t) {
+    public static java.time.Instant instant(java.sql.Timestamp t) {
         return t == null ? null : t.toInstant();
     }
 

@@ -4,6 +4,7 @@ import io.dispatchpolicy.application.monitoring.DenialRow;
 import io.dispatchpolicy.application.monitoring.KeyCount;
 import io.dispatchpolicy.application.monitoring.StagedJobView;
 import io.dispatchpolicy.application.monitoring.TrendPoint;
+import io.dispatchpolicy.application.monitoring.UnservedShard;
 import io.dispatchpolicy.spi.Demotion;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -184,6 +185,26 @@ public class MonitoringRepository {
     public long[] windows() {
         return jdbc.query(WINDOWS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
                 rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)}).get(0);
+    }
+
+    // Shards with waiting partitions that no live node names (ADR 0014); a live node without shards
+    // admits every one. Live: not gone, by the test recovery uses (NodeRepository.%s).
+    private static final String UNSERVED_SHARDS = """
+            WITH live AS (
+                SELECT n.shards FROM dispatch.nodes n WHERE NOT %s)
+            SELECT p.shard, count(*), sum(p.pending_count)
+              FROM dispatch.partitions p
+             WHERE p.pending_count > 0 AND p.shard <> ''
+               AND NOT EXISTS (SELECT 1 FROM live WHERE live.shards IS NULL OR p.shard = ANY (live.shards))
+             GROUP BY p.shard
+             ORDER BY p.shard
+             LIMIT 20
+            """.formatted(NodeRepository.GONE);
+
+    /** Shards with waiting work that no live node admits, up to 20 (liveness as recovery judges it). */
+    public List<UnservedShard> unservedShards(java.time.Duration staleAfter, java.time.Duration grace) {
+        return jdbc.query(UNSERVED_SHARDS, (c, st) -> NodeRepository.bindGone(st, 1, staleAfter, grace),
+                rs -> new UnservedShard(rs.getString(1), rs.getLong(2), rs.getLong(3)));
     }
 
     public List<TrendPoint> pendingTrend() {

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -24,7 +25,7 @@ public class NodeLiveness {
     public static final int NAMESPACE = 0x64697370;
 
     private static final String HEARTBEAT = """
-            UPDATE dispatch.nodes SET heartbeat_at = clock_timestamp() WHERE id = ?
+            UPDATE dispatch.nodes SET heartbeat_at = clock_timestamp(), shards = ? WHERE id = ?
             """;
 
     @Inject
@@ -33,8 +34,12 @@ public class NodeLiveness {
     private Connection session;
     private int lockKey;
 
-    /** Heartbeats through the lock's session, opening a new one (and taking the lock again) if it died. */
-    public synchronized void heartbeat(UUID node, int lockKey) {
+    /**
+     * Heartbeats through the lock's session, opening a new one (and taking the lock again) if it died.
+     *
+     * @param shards the shards the node admits now, for the console; null for every shard
+     */
+    public synchronized void heartbeat(UUID node, int lockKey, List<String> shards) {
         try {
             this.lockKey = lockKey;
             if (session == null || !session.isValid(5)) {
@@ -50,7 +55,8 @@ public class NodeLiveness {
                 }
             }
             try (PreparedStatement beat = session.prepareStatement(HEARTBEAT)) {
-                beat.setObject(1, node);
+                beat.setArray(1, shards == null ? null : session.createArrayOf("text", shards.toArray()));
+                beat.setObject(2, node);
                 beat.executeUpdate();
             }
         } catch (SQLException e) {

@@ -30,17 +30,18 @@ public class OccurrenceRepository {
                 ON CONFLICT (schedule_id) WHERE state = 'future' AND kind = 'grid' DO NOTHING
                 RETURNING o.submission_id, o.run_at),
             place AS (
-                SELECT ?::text AS policy, ?::text AS k, ?::text AS l, ?::jsonb AS c),
+                SELECT ?::text AS policy, ?::text AS k, ?::text AS l, ?::jsonb AS c, ?::text AS sh),
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
-                                                      scheduled_count, top_priority, paused)
+                                                      scheduled_count, top_priority, paused, shard)
                 SELECT place.policy, place.k, x.lane, place.c, clock_timestamp(), 0, CASE WHEN x.lane = place.l THEN 1 ELSE 0 END, 0,
-                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = place.policy AND paused_at IS NOT NULL)
+                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = place.policy AND paused_at IS NOT NULL), place.sh
                   FROM occ, place, (SELECT DISTINCT unnest(ARRAY['', (SELECT l FROM place)]) AS lane) x
                  ORDER BY x.lane COLLATE "C"
                 ON CONFLICT (policy_name, partition_key, lane) DO UPDATE
                    SET context = EXCLUDED.context,
                        context_updated_at = EXCLUDED.context_updated_at,
+                       shard = EXCLUDED.shard,
                        scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
                 RETURNING p.id, p.lane)
             INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, priority, due_at,
@@ -120,7 +121,7 @@ public class OccurrenceRepository {
     Jdbc jdbc;
 
     /** Where and how an occurrence is staged: the partition (as a submission of its parameters would go) and the job. */
-    public record Placement(String policyName, String partitionKey, String lane, String contextJson, String jobName,
+    public record Placement(String policyName, String partitionKey, String lane, String contextJson, String shard, String jobName,
                             String parametersJson, String submittedBy, int priority, Long ageEveryMillis, Integer ageStep,
                             Integer ageCap) {
     }
@@ -145,6 +146,7 @@ public class OccurrenceRepository {
             st.setString(i++, p.partitionKey());
             st.setString(i++, p.lane());
             st.setString(i++, p.contextJson());
+            st.setString(i++, p.shard());
             st.setString(i++, p.jobName());
             st.setString(i++, p.parametersJson());
             st.setString(i++, p.submittedBy());

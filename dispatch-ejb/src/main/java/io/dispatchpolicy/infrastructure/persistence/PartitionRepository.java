@@ -50,6 +50,13 @@ public class PartitionRepository {
     // lane is claimed on its own, so a lane with few partitions is never crowded out by one with many.
     private static final String CLAIM_LANE = CLAIM_TEMPLATE.replace("LANES", "lane <> '' AND policy_name = ? AND lane = ?");
 
+    // A node that admits named shards claims each of them, and the unsharded rows, on its own walk of
+    // partitions_shard_claim_idx / partitions_shard_lane_claim_idx (shard, then the same order): O(batch)
+    // per shard, however many partitions other shards hold (ADR 0014).
+    private static final String CLAIM_SHARD = CLAIM_TEMPLATE.replace("LANES", "lane = '' AND shard = ?");
+    private static final String CLAIM_LANE_SHARD = CLAIM_TEMPLATE.replace("LANES",
+            "lane <> '' AND policy_name = ? AND lane = ? AND shard = ?");
+
     // Held until the admission transaction ends: nobody else admits from, or stages into, this
     // partition meanwhile, so the in-flight count read under it cannot be raced past the cap.
     // A lane row is locked with its key's gate row (lane ''), gate row first (LOCK_ORDER): the gates are
@@ -92,8 +99,8 @@ public class PartitionRepository {
     // The row of another lane of a partition's key (created when missing, like staging would, with the
     // key's context and pause state), for a retry its policy sends to that lane.
     private static final String LANE_ROW = """
-            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, paused)
-            SELECT policy_name, partition_key, ?, context, paused FROM dispatch.partitions WHERE id = ?
+            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, paused, shard)
+            SELECT policy_name, partition_key, ?, context, paused, shard FROM dispatch.partitions WHERE id = ?
             ON CONFLICT (policy_name, partition_key, lane) DO UPDATE SET lane = p.lane
             RETURNING id
             """;
@@ -105,6 +112,8 @@ public class PartitionRepository {
     /** The claims as they run, for tests that assert their plans (parameters: the limit; policy, lane, limit). */
     public static final String CLAIM_SQL = CLAIM;
     public static final String CLAIM_LANE_SQL = CLAIM_LANE;
+    public static final String CLAIM_SHARD_SQL = CLAIM_SHARD;
+    public static final String CLAIM_LANE_SHARD_SQL = CLAIM_LANE_SHARD;
 
     @Inject
     Jdbc jdbc;
@@ -112,6 +121,24 @@ public class PartitionRepository {
     /** Claims up to {@code limit} partitions outside lanes with pending work, in the anti-stagnation order. */
     public List<ClaimedPartition> claim(int limit) {
         return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), PartitionRepository::claimed);
+    }
+
+    /** Claims up to {@code limit} partitions outside lanes of one shard ({@code ""}: unsharded policies'). */
+    public List<ClaimedPartition> claimShard(String shard, int limit) {
+        return jdbc.query(CLAIM_SHARD, (c, st) -> {
+            st.setString(1, shard);
+            st.setInt(2, limit);
+        }, PartitionRepository::claimed);
+    }
+
+    /** Claims up to {@code limit} partitions of one lane of a policy in one shard. */
+    public List<ClaimedPartition> claimLaneShard(String policyName, String lane, String shard, int limit) {
+        return jdbc.query(CLAIM_LANE_SHARD, (c, st) -> {
+            st.setString(1, policyName);
+            st.setString(2, lane);
+            st.setString(3, shard);
+            st.setInt(4, limit);
+        }, PartitionRepository::claimed);
     }
 
     /** Claims up to {@code limit} partitions of one lane of a policy, in the same order. */

@@ -33,14 +33,14 @@ public class StagingRepository {
     static final int CHUNK = 10_000;
 
     // One statement per chunk, one round trip even for a single job: a head that names the partition
-    // rows to upsert (CTE rows: k, l, c, n, s, top, ord) and the jobs to insert (CTE jobs: k, l, params,
+    // rows to upsert (CTE rows: k, l, c, sh, n, s, top, ord) and the jobs to insert (CTE jobs: k, l, params,
     // restart, priority, delay, at, ord), then STAGE_TAIL. A job with a delay or a time is staged
     // scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted. A job in
     // a lane goes to its key's row of that lane, and the key's gate row (lane '') is upserted with it: it
     // holds the key's gates and newest context. The partition UPSERT comes first: its rows arrive in
     // ord order, which is PartitionRepository.LOCK_ORDER (key, then lane, by code point) like every other
     // multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context
-    // (gates read the newest one); a partition created while its policy is paused is born paused. Staged
+    // (gates read the newest one) and its shard (ADR 0014: a partition is admitted by its newest job's shard); a partition created while its policy is paused is born paused. Staged
     // rows then take their ids from the sequence in input order, and are returned sorted by id.
     // A lane's gate row gains no jobs: with its context unchanged it is locked (ON CONFLICT locks the row
     // it skips) but not rewritten, which saves a policy with lanes a row version per submission; no job
@@ -48,20 +48,22 @@ public class StagingRepository {
     private static final String STAGE_TAIL = """
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
-                                                      scheduled_count, top_priority, paused)
+                                                      scheduled_count, top_priority, paused, shard)
                 SELECT ?, t.k, t.l, t.c::jsonb, clock_timestamp(), t.n, t.s, t.top,
-                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL)
+                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = ? AND paused_at IS NOT NULL), t.sh
                   FROM rows t
                  ORDER BY t.ord
                 ON CONFLICT (policy_name, partition_key, lane) DO UPDATE
                    SET context = EXCLUDED.context,
                        context_updated_at = EXCLUDED.context_updated_at,
+                       shard = EXCLUDED.shard,
                        top_priority = CASE WHEN EXCLUDED.pending_count = 0 THEN p.top_priority
                                            WHEN p.pending_count = 0 THEN EXCLUDED.top_priority
                                            ELSE greatest(p.top_priority, EXCLUDED.top_priority) END,
                        pending_count = p.pending_count + EXCLUDED.pending_count,
                        scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
                  WHERE EXCLUDED.pending_count <> 0 OR EXCLUDED.scheduled_count <> 0 OR p.context IS DISTINCT FROM EXCLUDED.context
+                    OR p.shard <> EXCLUDED.shard
                 RETURNING p.id, p.partition_key, p.lane),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
@@ -84,7 +86,8 @@ public class StagingRepository {
     // The caller has placed every job in its lane and summed the partition rows, in lock order.
     private static final String STAGE = """
             WITH rows AS (
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS t(k, l, c, n, s, top, ord)),
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
+                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
             jobs AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
                        WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
@@ -132,7 +135,7 @@ public class StagingRepository {
                 SELECT g.k, coalesce((?::text[])[p.rule], g.l) AS l, g.params, g.restart, g.priority, g.delay, g.at, g.ord
                   FROM given g LEFT JOIN placed p ON p.ord = g.ord),
             rows AS (
-                SELECT r.k, r.l, x.c, r.n, r.s, r.top, row_number() OVER (ORDER BY r.k COLLATE "C", r.l COLLATE "C") AS ord
+                SELECT r.k, r.l, x.c, x.sh, r.n, r.s, r.top, row_number() OVER (ORDER BY r.k COLLATE "C", r.l COLLATE "C") AS ord
                   FROM (SELECT k, l, sum(n)::int AS n, sum(s)::int AS s, max(top) AS top
                           FROM (SELECT k, l, count(*) FILTER (WHERE delay IS NULL AND at IS NULL) AS n,
                                        count(*) FILTER (WHERE delay IS NOT NULL OR at IS NOT NULL) AS s,
@@ -141,7 +144,7 @@ public class StagingRepository {
                                 UNION ALL
                                 SELECT DISTINCT k, '', 0, 0, 0 FROM jobs WHERE l <> '') each
                          GROUP BY k, l) r
-                  JOIN unnest(?::text[], ?::text[]) AS x(k, c) ON x.k = r.k),
+                  JOIN unnest(?::text[], ?::text[], ?::text[]) AS x(k, c, sh) ON x.k = r.k),
             """ + STAGE_TAIL;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
@@ -288,11 +291,14 @@ public class StagingRepository {
             RETURNING per.n
             """;
 
-    // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx.
+    // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx; for a node
+    // that admits named shards, only those of its shards' partitions (and unsharded ones).
     private static final String BYPASSED = """
-            SELECT id, partition_id FROM dispatch.staged_jobs
-             WHERE bypass AND due_at <= statement_timestamp()
-             ORDER BY due_at
+            SELECT s.id, s.partition_id FROM dispatch.staged_jobs s
+             WHERE s.bypass AND s.due_at <= statement_timestamp()
+               AND (?::text[] IS NULL
+                    OR EXISTS (SELECT 1 FROM dispatch.partitions p WHERE p.id = s.partition_id AND p.shard = ANY (?::text[])))
+             ORDER BY s.due_at
              LIMIT ?
             """;
 
@@ -359,9 +365,18 @@ public class StagingRepository {
         return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
     }
 
-    /** Up to {@code limit} due restarts that bypass the gates: oldest first. */
-    public List<DueBypass> bypassedDue(int limit) {
-        return jdbc.query(BYPASSED, (c, st) -> st.setInt(1, limit), rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
+    /**
+     * Up to {@code limit} due restarts that bypass the gates: oldest first.
+     *
+     * @param shards the shards whose partitions' restarts are wanted; null for every shard
+     */
+    public List<DueBypass> bypassedDue(int limit, List<String> shards) {
+        return jdbc.query(BYPASSED, (c, st) -> {
+            java.sql.Array array = shards == null ? null : Jdbc.texts(c, shards);
+            st.setArray(1, array);
+            st.setArray(2, array);
+            st.setInt(3, limit);
+        }, rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
     }
 
     /** A due restart that bypasses the gates. */
@@ -490,12 +505,14 @@ public class StagingRepository {
         // One partition row per key and lane: the last context seen wins, as it would with one call per
         // job; a key with jobs in lanes also gets its gate row, with that same context.
         Map<Address, String> contextByRow = new TreeMap<>();
+        Map<String, String> shardByKey = new HashMap<>();
         Map<Address, Integer> countByRow = new HashMap<>();
         Map<Address, Integer> scheduledByRow = new HashMap<>();
         Map<Address, Integer> topByRow = new HashMap<>();
         for (Submission s : chunk) {
             Address row = new Address(s.partitionKey(), s.lane());
             contextByRow.put(row, s.contextJson());
+            shardByKey.put(s.partitionKey(), s.shard());
             if (!s.lane().isEmpty()) {
                 contextByRow.put(new Address(s.partitionKey(), ""), s.contextJson());
             }
@@ -512,6 +529,7 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.texts(c, rows.stream().map(Address::key).toList()));
             st.setArray(i++, Jdbc.texts(c, rows.stream().map(Address::lane).toList()));
             st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByRow.values())));
+            st.setArray(i++, Jdbc.texts(c, rows.stream().map(r -> shardByKey.get(r.key())).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList()));
@@ -531,6 +549,7 @@ public class StagingRepository {
         // tenants by code point, each once: two calls lock their bucket rows in one order
         Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
         Map<String, String> contextByKey = new HashMap<>();
+        Map<String, String> shardByKey = new HashMap<>();
         List<String> tenants = new ArrayList<>(chunk.size());
         for (Submission s : chunk) {
             if (s.tenant() != null) {
@@ -538,6 +557,7 @@ public class StagingRepository {
             }
             tenants.add(s.tenant());
             contextByKey.put(s.partitionKey(), s.contextJson());
+            shardByKey.put(s.partitionKey(), s.shard());
         }
         JobColumns jobs = JobColumns.of(chunk);
         List<Demotion> rules = demotions.rules();
@@ -559,8 +579,10 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.longs(c, jobs.ats()));
             st.setBoolean(i++, demotions.moves());
             st.setArray(i++, Jdbc.texts(c, rules.stream().map(Demotion::lane).toList()));
-            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByKey.keySet())));
-            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(contextByKey.values())));
+            List<String> keys = new ArrayList<>(contextByKey.keySet());
+            st.setArray(i++, Jdbc.texts(c, keys));
+            st.setArray(i++, Jdbc.texts(c, keys.stream().map(contextByKey::get).toList()));
+            st.setArray(i++, Jdbc.texts(c, keys.stream().map(shardByKey::get).toList()));
             return i;
         };
     }

@@ -7,6 +7,7 @@ import io.dispatchpolicy.application.schedule.ScheduleRegistry;
 import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.shard.ShardScope;
 import io.dispatchpolicy.infrastructure.jberet.JobRepositoryCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
@@ -167,7 +168,7 @@ public class NodeLifecycle {
             if (!outage.isDown()) {
                 if (now >= nextHeartbeat) {
                     nextHeartbeat = now + heartbeat;
-                    attempt("heartbeat", () -> liveness.heartbeat(node.id(), lockKey));
+                    attempt("heartbeat", () -> liveness.heartbeat(node.id(), lockKey, shardsSaid()));
                 }
                 if (now >= nextRecovery) {
                     nextRecovery = now + recoveryInterval;
@@ -214,6 +215,12 @@ public class NodeLifecycle {
                 LOG.log(Level.WARNING, e, () -> what + " failed; it runs again on its next interval");
             }
         }
+    }
+
+    /** The shards this node admits, as its heartbeat tells the console: null for every shard. */
+    private java.util.List<String> shardsSaid() {
+        ShardScope scope = node.shards();
+        return scope.everyShard() ? null : scope.named();
     }
 
     private void recover() {

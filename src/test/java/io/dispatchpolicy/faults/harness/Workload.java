@@ -1,0 +1,24 @@
+package io.dispatchpolicy.faults.harness;
+
+import io.dispatchpolicy.faults.app.FaultPolicies;
+
+/**
+ * One governed job of a scenario and what its invariants check: the job XML its storm submits, the
+ * policy that governs it, the per-tenant cap of that policy's concurrency gate, and its policy-wide
+ * {@code capacity(n)} when it has one (checked cluster-wide over JBeret's start and end times).
+ *
+ * @param capacity null for a policy without a capacity
+ */
+public record Workload(String job, String policy, int concurrency, Integer capacity) {
+
+    /** {@code fault-job} under {@code fault-storm}: the storm of scenarios (a)–(e). */
+    public static final Workload STORM = new Workload(FaultPolicies.JOB, FaultPolicies.POLICY, FaultPolicies.CONCURRENCY, null);
+
+    /** {@code fault-capped-job} under {@code fault-capped}: the storm of scenario (f), with a capacity that binds. */
+    public static final Workload CAPPED = new Workload(FaultPolicies.CAPPED_JOB, FaultPolicies.CAPPED_POLICY,
+            FaultPolicies.CONCURRENCY, FaultPolicies.CAPPED_CAPACITY);
+
+    /** {@code fault-sharded-job} under {@code fault-sharded}: scenario (g)'s jobs, sharded by tenant parity. */
+    public static final Workload SHARDED = new Workload(FaultPolicies.SHARDED_JOB, FaultPolicies.SHARDED_POLICY,
+            FaultPolicies.CONCURRENCY, null);
+}
