@@ -4,9 +4,12 @@ import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import org.jberet.runtime.JobExecutionImpl;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -41,6 +44,9 @@ class SelfHealingIT extends SystemTest {
     @Inject
     JobRuntime jobs;
 
+    @Inject
+    RunnerLifecycle lifecycle;
+
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;
 
@@ -73,6 +79,31 @@ class SelfHealingIT extends SystemTest {
         assertThat(dispatch.status(lost.submissionId()).executionId().getAsLong()).isNotEqualTo(lost.executionId());
         await().atMost(Duration.ofSeconds(10)).until(() -> db.count("SELECT count(*) FROM dispatch.inflight_jobs i "
                 + "JOIN dispatch.partitions p ON p.id = i.partition_id WHERE p.partition_key = 'lost-runner'") == 0);
+    }
+
+    @Test
+    void aRunnerWhoseEndJBeretCouldNotRecordKeepsItsSlotUntilReconcileSettlesIt() {
+        // The runner ended FAILED in memory, but its last write to JBeret's table was lost (a pooled
+        // connection the database's restart had broken), so the record still says STARTED.
+        TestSupport.Running ran = db.startedOn(node.id(), JOB, "unrecorded-end");
+        JobExecutionImpl inMemory = (JobExecutionImpl) jobs.environment().getJobRepository().getJobExecution(ran.executionId());
+        inMemory.setBatchStatus(BatchStatus.FAILED);
+
+        lifecycle.finished(inMemory);
+
+        // the slot is not freed on the runner's word while the record disagrees...
+        assertThat(db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE execution_id = ?", ran.executionId())).isEqualTo(1);
+        assertThat(db.batchStatus(ran.executionId())).isEqualTo("STARTED");
+        // ...reconcile writes the end back and restarts it, once
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            recovery.reconcile();
+            return "FAILED".equals(db.batchStatus(ran.executionId()));
+        });
+        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM job_execution "
+                + "WHERE jobinstanceid = ? AND batchstatus = 'COMPLETED'", ran.instanceId()) == 1);
+        assertThat(db.count("SELECT count(*) FROM job_execution WHERE jobinstanceid = ?", ran.instanceId())).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> db.count("SELECT count(*) FROM dispatch.inflight_jobs i "
+                + "JOIN dispatch.partitions p ON p.id = i.partition_id WHERE p.partition_key = 'unrecorded-end'") == 0);
     }
 
     @Test

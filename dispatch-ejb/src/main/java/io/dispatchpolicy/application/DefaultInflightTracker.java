@@ -71,7 +71,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             inflight.endedStopped(executionId);
             return;
         }
-        Optional<InflightRepository.Finished> row = inflight.finished(executionId);
+        Optional<InflightRepository.Finished> row = inflight.finished(executionId, status.name());
         if (row.isEmpty()) {
             return;
         }

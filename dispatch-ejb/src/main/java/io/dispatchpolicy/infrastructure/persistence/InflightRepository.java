@@ -29,9 +29,14 @@ public class InflightRepository {
     // The key's partitions (every lane) that were waiting out a full-backoff become eligible at once: the
     // slot they waited for is free (only such rows are locked here, and they are not being admitted, so
     // this waits on no admission).
+    // The row goes only when JBeret's record holds the end the runner reached: a runner whose last
+    // write was lost (a connection the database restart broke) leaves its row to reconcile, which
+    // writes the end back and settles it, instead of freeing the slot of an execution still STARTED
+    // on record.
     private static final String FINISHED = """
             WITH gone AS (
-                DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?
+                DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = ?
+                   AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = ?)
                 RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
                           priority, attempt),
             gate AS (
@@ -143,9 +148,15 @@ public class InflightRepository {
         }) == 1;
     }
 
-    /** Deletes the row; empty when it was already gone (released by recovery). */
-    public Optional<Finished> finished(long executionId) {
-        return jdbc.query(FINISHED, (c, st) -> st.setLong(1, executionId),
+    /**
+     * Deletes the row if JBeret's record of the execution says {@code recordedStatus}; empty when the
+     * row was already gone (released by recovery) or the record lags the runner (reconcile settles it).
+     */
+    public Optional<Finished> finished(long executionId, String recordedStatus) {
+        return jdbc.query(FINISHED, (c, st) -> {
+                    st.setLong(1, executionId);
+                    st.setString(2, recordedStatus);
+                },
                 rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
                         rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
                 .stream().findFirst();
