@@ -272,12 +272,15 @@ class AdmissionBench {
                 }
             }
             analyzeJBeret();
+            Statements profile = Statements.start(jdbc);
             long since = maxExecutionId();
             long start = System.currentTimeMillis();
             tick(true);
             awaitCount(() -> count(CREATED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
             awaitCount(() -> count(COMPLETED_SINCE, c.job(), since), c.jobs(), Duration.ofMinutes(6));
             String name = c.name();
+            profile.write(benchDir().resolve("statements-" + c.partitions() + "-" + c.job()
+                    + (c.prioritized() ? "-prioritized" : "") + ".txt"), c.jobs());
             RESULTS.add(name + ": executions created", "executions/s", perMilli(c.jobs(), start, lastMillis("createtime", c.job(), since)));
             RESULTS.add(name + ": executions completed", "executions/s", perMilli(c.jobs(), start, lastMillis("endtime", c.job(), since)));
         }

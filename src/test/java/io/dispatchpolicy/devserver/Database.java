@@ -59,6 +59,10 @@ public final class Database implements AutoCloseable {
                     .setPort(port)
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "256MB");
+            if (Boolean.getBoolean("dispatch.test.pg.statements")) {
+                // the benchmark's profile (-Dbench.statements=true): what each case spent, statement by statement
+                builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+            }
             if (durability == Durability.DURABLE) {
                 // zonky's command line is "-p PORT -F -c k=v...": a later -c fsync=on overrides -F.
                 builder.setServerConfig("fsync", "on")

@@ -5,6 +5,8 @@ import io.dispatchpolicy.application.DeadJobControl;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.RepositoryHealth;
+import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import org.jberet.repository.JobRepository;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,9 @@ class RetentionIT extends SystemTest {
     @Inject
     Monitoring monitoring;
 
+    @Inject
+    JobRuntime jobs;
+
     @AfterEach
     void putTheRetentionBack() {
         System.clearProperty("dispatch.execution-retention");
@@ -64,6 +69,10 @@ class RetentionIT extends SystemTest {
         sweepUntilIdle();
         assertThat(instancesOf(okExecutions)).isEqualTo(3);
 
+        // JBeret holds the finished executions in memory (and answers from there, whatever its tables say)
+        JobRepository repository = jobs.environment().getJobRepository();
+        assertThat(okExecutions).allSatisfy(id -> assertThat(repository.getJobExecution(id)).isNotNull());
+
         // one second: the completed ones go, with their steps and submission records
         System.setProperty("dispatch.execution-retention", "1");
         System.setProperty("dispatch.failed-execution-retention", "1");
@@ -75,6 +84,8 @@ class RetentionIT extends SystemTest {
         assertThat(db.count("SELECT count(*) FROM job_execution WHERE jobexecutionid = ANY(?)", (Object) ok)).isZero();
         assertThat(db.count("SELECT count(*) FROM step_execution WHERE jobexecutionid = ANY(?)", (Object) ok)).isZero();
         assertThat(db.count("SELECT count(*) FROM dispatch.admissions WHERE execution_id = ANY(?)", (Object) ok)).isZero();
+        // and from JBeret's memory: a long-running server does not keep every execution it ever ran
+        assertThat(okExecutions).allSatisfy(id -> assertThat(repository.getJobExecution(id)).isNull());
         // the dead job may still be retried by an operator: its execution stays
         sweepUntilIdle();
         assertThat(instancesOf(List.of(failedExecution))).isEqualTo(1);

@@ -7,7 +7,11 @@ import jakarta.inject.Inject;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Deletes JBeret's finished job instances past their retention (ADR 0015), a window of instances at a
@@ -60,7 +64,7 @@ public class ExecutionRetention {
             gone_admissions AS (
                 DELETE FROM dispatch.admissions a USING gone_executions g WHERE a.execution_id = g.jobexecutionid),
             gone_instances AS (
-                DELETE FROM job_instance i USING doomed d WHERE i.jobinstanceid = d.jobinstanceid RETURNING 1),
+                DELETE FROM job_instance i USING doomed d WHERE i.jobinstanceid = d.jobinstanceid RETURNING i.jobinstanceid),
             counts AS (
                 SELECT (SELECT count(*) FROM gone_instances) AS instances, (SELECT count(*) FROM gone_executions) AS executions),
             counted AS (
@@ -73,7 +77,8 @@ public class ExecutionRetention {
             SELECT counts.instances, counts.executions, (SELECT max(jobinstanceid) FROM scanned), (SELECT count(*) FROM scanned),
                    coalesce((SELECT min(e.createtime) FROM job_execution e
                               WHERE e.jobinstanceid = (SELECT max(jobinstanceid) FROM scanned))
-                            >= clock_timestamp() - make_interval(secs => least(?::double precision, ?::double precision)), false)
+                            >= clock_timestamp() - make_interval(secs => least(?::double precision, ?::double precision)), false),
+                   (SELECT array_agg(jobexecutionid) FROM gone_executions), (SELECT array_agg(jobinstanceid) FROM gone_instances)
               FROM counts
             """;
 
@@ -86,6 +91,9 @@ public class ExecutionRetention {
     @Inject
     Jdbc jdbc;
 
+    @Inject
+    JobRuntime runtime;
+
     /**
      * Deletes what has expired among the {@link #WINDOW} instances after {@code afterInstanceId}.
      *
@@ -93,14 +101,43 @@ public class ExecutionRetention {
      * @param failed    retention of one whose last execution ended otherwise; empty: kept forever
      */
     public Pass prune(long afterInstanceId, Optional<Duration> completed, Optional<Duration> failed) {
-        return jdbc.query(PRUNE, (c, st) -> {
+        Set<Long> executions = new HashSet<>();
+        List<Long> instances = new ArrayList<>();
+        Pass pass = jdbc.query(PRUNE, (c, st) -> {
             st.setLong(1, afterInstanceId);
             st.setInt(2, WINDOW);
             setSeconds(st, 3, completed);
             setSeconds(st, 4, failed);
             setSeconds(st, 5, completed);
             setSeconds(st, 6, failed);
-        }, rs -> new Pass(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5))).get(0);
+        }, rs -> {
+            addAll(rs.getArray(6), executions);
+            addAll(rs.getArray(7), instances);
+            return new Pass(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5));
+        }).get(0);
+        forget(executions, instances);
+        return pass;
+    }
+
+    /**
+     * Drops what was just deleted from JBeret's in-memory repository too. JBeret keeps every execution and
+     * instance it created or read in soft-referenced maps, which a collection clears only under memory
+     * pressure: without this a server that runs millions of jobs holds them all until the heap is nearly
+     * full, and every full collection walks them. A pass that rolls back has evicted nothing JBeret cannot
+     * read again from its tables.
+     */
+    private void forget(Set<Long> executions, List<Long> instances) {
+        if (!executions.isEmpty() || !instances.isEmpty()) {
+            JBeretCache.forget(runtime.environment().getJobRepository(), executions, instances);
+        }
+    }
+
+    private static void addAll(java.sql.Array array, java.util.Collection<Long> into) throws java.sql.SQLException {
+        if (array != null) {
+            for (Object id : (Object[]) array.getArray()) {
+                into.add(((Number) id).longValue());
+            }
+        }
     }
 
     /** What has been pruned since the engine was installed, and the oldest execution kept. */

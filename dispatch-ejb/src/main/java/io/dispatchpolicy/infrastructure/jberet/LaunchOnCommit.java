@@ -1,17 +1,12 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import jakarta.batch.runtime.context.JobContext;
-import jakarta.batch.runtime.context.StepContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import org.jberet.job.model.Job;
-import org.jberet.repository.JobExecutionSelector;
 import org.jberet.repository.JobRepository;
-import jakarta.batch.runtime.JobExecution;
 import org.jberet.spi.BatchEnvironment;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -108,37 +103,6 @@ final class LaunchOnCommit implements Synchronization {
     }
 
     private void evict() {
-        if (!createdExecutions.isEmpty()) {
-            repository.removeJobExecutions(new ByIds(createdExecutions));
-        }
-        createdInstances.forEach(repository::removeJobInstance);
-    }
-
-    /** Selects cached executions by id; JBeret's own selector cannot be configured from outside its package. */
-    private record ByIds(Set<Long> ids) implements JobExecutionSelector {
-        @Override
-        public boolean select(JobExecution jobExecution, Collection<Long> allJobExecutionIds) {
-            return ids.contains(jobExecution.getExecutionId());
-        }
-
-        @Override
-        public JobContext getJobContext() {
-            return null;
-        }
-
-        @Override
-        public void setJobContext(JobContext jobContext) {
-            // not used by an id selector
-        }
-
-        @Override
-        public StepContext getStepContext() {
-            return null;
-        }
-
-        @Override
-        public void setStepContext(StepContext stepContext) {
-            // not used by an id selector
-        }
+        JBeretCache.forget(repository, createdExecutions, createdInstances);
     }
 }
