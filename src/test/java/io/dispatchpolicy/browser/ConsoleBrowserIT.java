@@ -124,6 +124,20 @@ class ConsoleBrowserIT {
         assertThat(d.findElement(By.cssSelector(".lanes-it-lanes tr.lane-critical")).getText()).startsWith("critical 6 0");
         assertThat(d.findElement(By.cssSelector(".demoted-it-demote")).getText())
                 .contains("browser-noisy", "slow", "rule 5:10:slow", "9 submissions");
+        // each gate with its values, and the top partitions link to their pages
+        assertThat(d.findElement(By.cssSelector(".gates-it-throttle")).getText()).isEqualTo("throttle: rate 10, per 60 s");
+        // (it-throttle has pending partitions: the seeded one at least; which ranks first depends on other tests)
+        By topOfThrottle = By.xpath("//tr[.//div[contains(@class,'gates-it-throttle')]]//a[contains(@class,'top-pending')]");
+        String key = d.findElement(topOfThrottle).getText();
+        click(d, topOfThrottle);
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:key")));
+        assertThat(d.findElement(By.id("partition:key")).getText()).isEqualTo(key);
+        // the partition's address is bookmarkable: opened again from outside the console, it shows the same partition
+        String address = d.getCurrentUrl();
+        d.get("about:blank");
+        d.get(address);
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:key")));
+        assertThat(d.findElement(By.id("partition:key")).getText()).isEqualTo(key);
     }
 
     @Test

@@ -273,10 +273,30 @@ class BadInputIT extends EngineTest {
         long staged = stage(POLICY, "forged-link", 1)[0];
         long partition = partitionId(POLICY, "forged-link");
 
-        // a protected view opened without the token of the console's own links (web.xml sends it to the dashboard)
-        HttpResponse<String> forged = http("GET", "partition.xhtml?id=" + partition, VIEWER, null);
-        assertThat(forged.body()).as("HTTP %s", forged.statusCode()).contains("id=\"total-pending\"")
-                .doesNotContain("forged-link").doesNotContain("\tat ").doesNotContain("Caused by");
+        // a page that only reads is bookmarkable: a link from an alert or a chat opens it as it is
+        HttpResponse<String> bookmarked = http("GET", "partition.xhtml?id=" + partition, VIEWER, null);
+        assertThat(bookmarked.statusCode()).isEqualTo(200);
+        assertThat(bookmarked.body()).contains("forged-link").doesNotContain("\tat ").doesNotContain("Caused by");
+        for (String listing : List.of("policies.xhtml", "partitions.xhtml", "denials.xhtml", "dead.xhtml", "schedules.xhtml")) {
+            HttpResponse<String> page = http("GET", listing, VIEWER, null);
+            assertThat(page.statusCode()).as(listing).isEqualTo(200);
+            assertThat(page.body()).as(listing).doesNotContain("id=\"total-pending\"").doesNotContain("\tat ");
+        }
+        // a forged or mistyped id says so
+        for (String id : List.of("999999999", "not-a-number", "")) {
+            HttpResponse<String> unknown = http("GET", "partition.xhtml?id=" + id, VIEWER, null);
+            assertThat(unknown.statusCode()).as(id).isEqualTo(200);
+            assertThat(unknown.body()).as(id).contains("This partition does not exist (any more).")
+                    .doesNotContain("\tat ").doesNotContain("Caused by");
+        }
+        // an action is a POST carrying the page's server-side view state: one forged elsewhere, even sent
+        // with an admin's credentials, changes nothing (the job stays STAGED below)
+        HttpResponse<String> forgedPost = send(HttpRequest.newBuilder(URI.create(CONSOLE + "partition.xhtml?id=" + partition))
+                .header("Authorization", basic("admin:admin-secret"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("partition=partition&partition%3Aforce=partition%3Aforce"
+                        + "&partition%3Acount=5&jakarta.faces.ViewState=-1234567890%3A987654321")));
+        assertThat(forgedPost.body()).doesNotContain("admitted now").doesNotContain("\tat ");
 
         HttpResponse<String> missing = http("GET", "schedule.xhtml?name=badin-ghost", VIEWER, null);
         assertThat(missing.statusCode()).isEqualTo(200);
@@ -305,14 +325,18 @@ class BadInputIT extends EngineTest {
         assertThat(unknownParameter.statusCode()).as("it takes no parameters: unknown ones are ignored").isEqualTo(200);
         assertThat(unknownParameter.body()).contains("\"" + POLICY + "\"");
 
-        // today: the console's form login answers (issue: 401 for the API)
+        // a script without an account gets a Basic challenge, not the browsers' login form
         HttpResponse<String> anonymous = http("GET", "api/summary", null, null);
-        assertThat(anonymous.statusCode()).isEqualTo(200);
-        assertThat(anonymous.body()).contains("j_security_check").doesNotContain("\"pending\"");
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
+        assertThat(anonymous.body()).doesNotContain("j_security_check").doesNotContain("\"pending\"");
         HttpResponse<String> wrongPassword = http("GET", "api/policies", "viewer:not-the-password", null);
-        assertThat(wrongPassword.body()).as("HTTP %s", wrongPassword.statusCode()).doesNotContain("\"" + POLICY + "\"");
-        assertThat(wrongPassword.statusCode() == 401 || wrongPassword.body().contains("j_security_check"))
-                .as("401, or the login form: HTTP %s", wrongPassword.statusCode()).isTrue();
+        assertThat(wrongPassword.statusCode()).isEqualTo(401);
+        assertThat(wrongPassword.body()).doesNotContain("\"" + POLICY + "\"");
+        // the browser's console still shows its form
+        HttpResponse<String> page = http("GET", "index.xhtml", null, null);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("j_security_check");
 
         assertThat(dispatch.status(staged).state()).isEqualTo(SubmissionStatus.State.STAGED);
         iterateUntilAdmitted(staged);
@@ -406,14 +430,23 @@ class BadInputIT extends EngineTest {
 
     /** A request to the console (a path under /dispatch/), with {@code user:password} as HTTP Basic when given. */
     private static HttpResponse<String> http(String method, String path, String credentials, String accept) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(CONSOLE + path)).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(CONSOLE + path))
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (credentials != null) {
-            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+            request.header("Authorization", basic(credentials));
         }
         if (accept != null) {
             request.header("Accept", accept);
         }
+        return send(request);
+    }
+
+    private static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        request.timeout(Duration.ofSeconds(30));
         try {
             return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build()
                     .send(request.build(), HttpResponse.BodyHandlers.ofString());

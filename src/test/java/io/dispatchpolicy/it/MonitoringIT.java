@@ -3,6 +3,7 @@ package io.dispatchpolicy.it;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.monitoring.KeyCount;
+import io.dispatchpolicy.application.monitoring.TopPartition;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.PartitionDetail;
 import io.dispatchpolicy.application.monitoring.PartitionQuery;
@@ -67,9 +68,9 @@ class MonitoringIT extends EngineTest {
 
         PolicySummary p = policy("it-throttle");
         assertThat(p.pending()).isGreaterThanOrEqualTo(32);
-        assertThat(p.gates()).containsExactly("throttle");
+        assertThat(p.gates()).containsExactly("throttle: rate 10, per 60 s");
         assertThat(waitingOnThrottle()).isEqualTo(waitingBefore + 1);
-        assertThat(p.topPending().get(0)).isEqualTo(new KeyCount("busy", 30));
+        assertThat(p.topPending().get(0)).isEqualTo(new TopPartition(partitionId("it-throttle", "busy"), "busy", 30));
 
         assertThat(monitoring.denials(3600, "it-throttle", "throttle_empty", "bus")).extracting(d -> d.partitionKey())
                 .containsExactly("busy");

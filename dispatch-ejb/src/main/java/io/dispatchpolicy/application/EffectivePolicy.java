@@ -13,10 +13,12 @@ import io.dispatchpolicy.spi.RetryStrategy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.StringJoiner;
 
 /**
  * A policy with its {@code dispatch.policy.<name>.*} overrides applied, as read for one tick
@@ -83,6 +85,54 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
 
     public List<String> adaptiveGateIds() {
         return policy.adaptiveGateIds();
+    }
+
+    /** Each gate with the values in force, e.g. {@code throttle: rate 100 (standalone.xml), per 60 s}. */
+    public List<String> describeGates() {
+        return describeGates(policy, gateOverrides);
+    }
+
+    /**
+     * As {@link #describeGates()} for a policy and the overrides given apart (a held policy: its declaration).
+     * A parameter the partition's context gives reads {@code per partition}.
+     */
+    public static List<String> describeGates(Policy policy, Map<String, Map<String, Double>> overrides) {
+        List<String> described = new ArrayList<>(policy.gates().size());
+        for (DeclaredGate declared : policy.gates()) {
+            Map<String, Param> params = new LinkedHashMap<>();
+            if (declared.gate() instanceof Gate.Throttle t) {
+                params.put("rate", t.rate());
+                params.put("per", t.perSeconds());
+            } else if (declared.gate() instanceof Gate.Concurrency c) {
+                params.put("max", c.max());
+                params.put("full-backoff", c.fullBackoffSeconds());
+            } else {
+                Gate.AdaptiveConcurrency a = (Gate.AdaptiveConcurrency) declared.gate();
+                params.put("initial-max", a.initialMax());
+                params.put("target-lag-ms", a.targetLagMs());
+                params.put("min", a.min());
+                params.put("max", a.max());
+            }
+            Map<String, Double> overridden = overrides.getOrDefault(declared.id(), Map.of());
+            StringJoiner values = new StringJoiner(", ", declared.id() + ": ", "");
+            params.forEach((name, param) -> {
+                Double override = overridden.get(name);
+                String unit = name.equals("per") || name.equals("full-backoff") ? " s" : "";
+                if (override != null) {
+                    values.add(name + " " + number(override) + unit + " (standalone.xml)");
+                } else if (param instanceof Param.Constant constant) {
+                    values.add(name + " " + number(constant.value()) + unit);
+                } else if (param != null) {
+                    values.add(name + " per partition");
+                }
+            });
+            described.add(values.toString());
+        }
+        return described;
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
     }
 
     /**

@@ -17,7 +17,6 @@ import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.MonitoringRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionBrowser;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
-import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.ejb.Stateless;
@@ -157,7 +156,8 @@ public class DefaultMonitoring implements Monitoring {
             long[] t = totals.getOrDefault(name, new long[3]);
             Optional<EffectivePolicy> effective = heldPolicies.effectiveIfDeclared(name); // once: it reads every setting
             List<LaneView> lanes = lanes(policy, effective); // demotion moves jobs between lanes: no lanes, no demoted tenants
-            rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), describeGates(policy), paused.contains(name),
+            List<String> gates = effective.map(EffectivePolicy::describeGates).orElseGet(() -> EffectivePolicy.describeGates(policy, Map.of()));
+            rows.add(new PolicySummary(name, List.copyOf(policy.jobNames()), gates, paused.contains(name),
                     t[0], t[1], t[2], inFlight.getOrDefault(name, 0L), capacity(policy, effective),
                     admitted.getOrDefault(name, 0L) / 300.0,
                     repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
@@ -200,10 +200,6 @@ public class DefaultMonitoring implements Monitoring {
     private Integer capacity(Policy policy, Optional<EffectivePolicy> effective) {
         OptionalInt capacity = effective.map(EffectivePolicy::capacity).orElse(policy.capacity());
         return capacity.isPresent() ? capacity.getAsInt() : null;
-    }
-
-    private static List<String> describeGates(Policy policy) {
-        return policy.gates().stream().map(DeclaredGate::id).toList();
     }
 
     @Override

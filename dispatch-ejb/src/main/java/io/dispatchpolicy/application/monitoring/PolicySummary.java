@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * One policy on the policies page.
  *
- * @param gates              its gates, described
+ * @param gates              its gates with the values in force (standalone.xml's over the declared ones)
  * @param capacity           its jobs in flight at most, cluster-wide; null when it has no capacity
  * @param admittedPerSecond5m admission rate over five minutes
  * @param denialReasons      partitions now waiting, per reason
@@ -17,6 +17,6 @@ import java.util.List;
  */
 public record PolicySummary(String name, List<String> jobs, List<String> gates, boolean paused, long partitions,
                             long pending, long parked, long inFlight, Integer capacity, double admittedPerSecond5m,
-                            List<KeyCount> denialReasons, List<KeyCount> topPending, List<KeyCount> topAdmitted,
+                            List<KeyCount> denialReasons, List<TopPartition> topPending, List<TopPartition> topAdmitted,
                             HeldPolicy held, List<LaneView> lanes, List<DemotionView> demoted) {
 }

@@ -18,7 +18,7 @@ import java.util.List;
  * @param admittedPerSecond15m   over fifteen minutes
  * @param pendingTrend           pending jobs per minute over the last 30 minutes
  * @param trendDirection         {@code up}, {@code down} or {@code flat}
- * @param denialReasons          partitions denied per reason over the last 15 minutes
+ * @param denialReasons          denials per reason over the last 15 minutes: a partition counts once per iteration that denied it
  * @param tickBusyRatio          share of tick time spent admitting over the last 5 minutes (0..1)
  * @param tickMaxDurationSeconds the configured tick length
  * @param throughputTarget       {@code dispatch.adapter-throughput-target}, or null

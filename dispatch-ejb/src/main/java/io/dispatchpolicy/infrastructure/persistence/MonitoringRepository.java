@@ -3,6 +3,7 @@ package io.dispatchpolicy.infrastructure.persistence;
 import io.dispatchpolicy.application.monitoring.DenialRow;
 import io.dispatchpolicy.application.monitoring.KeyCount;
 import io.dispatchpolicy.application.monitoring.StagedJobView;
+import io.dispatchpolicy.application.monitoring.TopPartition;
 import io.dispatchpolicy.application.monitoring.TrendPoint;
 import io.dispatchpolicy.application.monitoring.UnservedShard;
 import io.dispatchpolicy.spi.Demotion;
@@ -121,12 +122,12 @@ public class MonitoringRepository {
             """;
 
     private static final String TOP_PENDING = """
-            SELECT partition_key, pending_count FROM dispatch.partitions
+            SELECT id, partition_key, pending_count FROM dispatch.partitions
              WHERE policy_name = ? AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT ?
             """;
 
     private static final String TOP_ADMITTED = """
-            SELECT partition_key, total_admitted FROM dispatch.partitions
+            SELECT id, partition_key, total_admitted FROM dispatch.partitions
              WHERE policy_name = ? AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT ?
             """;
 
@@ -266,11 +267,11 @@ public class MonitoringRepository {
         return jdbc.query(POLICY_DENIALS, (c, st) -> st.setString(1, policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
     }
 
-    public List<KeyCount> topPending(String policy, int limit) {
+    public List<TopPartition> topPending(String policy, int limit) {
         return top(TOP_PENDING, policy, limit);
     }
 
-    public List<KeyCount> topAdmitted(String policy, int limit) {
+    public List<TopPartition> topAdmitted(String policy, int limit) {
         return top(TOP_ADMITTED, policy, limit);
     }
 
@@ -320,11 +321,11 @@ public class MonitoringRepository {
                 Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7)));
     }
 
-    private List<KeyCount> top(String sql, String policy, int limit) {
+    private List<TopPartition> top(String sql, String policy, int limit) {
         return jdbc.query(sql, (c, st) -> {
             st.setString(1, policy);
             st.setInt(2, limit);
-        }, rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+        }, rs -> new TopPartition(rs.getLong(1), rs.getString(2), rs.getLong(3)));
     }
 
     private Map<String, Long> byPolicy(String sql) {
