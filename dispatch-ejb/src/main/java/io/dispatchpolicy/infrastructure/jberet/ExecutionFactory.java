@@ -11,7 +11,6 @@ import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.jberet.creation.ArtifactFactoryWrapper;
 import org.jberet.job.model.Job;
-import org.jberet.repository.ApplicationAndJobName;
 import org.jberet.repository.JobRepository;
 import org.jberet.runtime.JobExecutionImpl;
 import org.jberet.runtime.JobInstanceImpl;
@@ -64,7 +63,7 @@ public class ExecutionFactory {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
-        Job job = launch.job(jobName, name -> register(env, runtime.loadJob(name)));
+        Job job = runtime.loadJob(jobName);
         JobInstanceImpl instance = repository.createJobInstance(job, env.getApplicationName(), env.getClassLoader());
         launch.instanceCreated(instance.getInstanceId());
         JobExecutionImpl execution = repository.createJobExecution(instance, parameters);
@@ -107,7 +106,7 @@ public class ExecutionFactory {
         Properties previous = Optional.ofNullable(original.getJobParameters()).orElseGet(Properties::new);
         String jobXml = previous.getProperty(Job.JOB_XML_NAME, instance.getJobName());
         if (instance.getUnsubstitutedJob() == null) {
-            instance.setUnsubstitutedJob(launch.job(jobXml, name -> register(env, runtime.loadJob(name))));
+            instance.setUnsubstitutedJob(runtime.loadJob(jobXml));
         }
         Properties combined = new Properties();
         previous.stringPropertyNames().forEach(k -> combined.setProperty(k, previous.getProperty(k)));
@@ -175,7 +174,7 @@ public class ExecutionFactory {
         JobInstanceImpl instance = stored.getJobInstance();
         String jobXml = Optional.ofNullable(stored.getJobParameters())
                 .map(p -> p.getProperty(Job.JOB_XML_NAME)).orElse(instance.getJobName());
-        instance.setUnsubstitutedJob(launch.job(jobXml, runtime::loadJob));
+        instance.setUnsubstitutedJob(runtime.loadJob(jobXml));
         // A stored execution carries no parsed job; this copy does, under the stored id, so the runner
         // updates the existing row instead of creating a new execution.
         JobExecutionImpl resumed = new JobExecutionImpl(instance, stored.getJobParameters());
@@ -183,11 +182,6 @@ public class ExecutionFactory {
         resumed.setUser(stored.getUser());
         launch.launch(task(env, repository, resumed, null, node));
         return true;
-    }
-
-    private static Job register(BatchEnvironment env, Job job) {
-        env.getJobRepository().addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
-        return job;
     }
 
     private TrackedJobTask task(BatchEnvironment env, JobRepository repository, JobExecutionImpl execution,

@@ -3,12 +3,14 @@ package io.dispatchpolicy.infrastructure.jberet;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jberet.job.model.Job;
 import org.jberet.operations.AbstractJobOperator;
+import org.jberet.repository.ApplicationAndJobName;
 import org.jberet.spi.BatchEnvironment;
 import org.jberet.spi.JobOperatorContext;
 import org.jberet.spi.JobXmlResolver;
 import org.jberet.creation.ArchiveXmlLoader;
 
 import java.util.ArrayList;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,6 +28,7 @@ public class JobRuntime {
 
     private volatile AbstractJobOperator operator;
     private final Set<String> knownJobXmls = ConcurrentHashMap.newKeySet();
+    private final Map<String, Job> parsedJobs = new ConcurrentHashMap<>();
 
     private AbstractJobOperator operator() {
         AbstractJobOperator op = operator;
@@ -67,9 +70,21 @@ public class JobRuntime {
         operator().stop(executionId);
     }
 
-    /** Parses a job XML the way {@code JobOperator.start} does. */
+    /**
+     * The job XML parsed as {@code JobOperator.start} parses it, once per deployment and job name, and
+     * registered with JBeret's repository (as its own start does). {@code start()} parses on every call;
+     * the engine admits from thousands of partitions a second, a transaction or three jobs each, and one
+     * parse per transaction cost more than the jobs' rows. Sharing is safe: every execution runs a clone
+     * of it ({@code JobExecutionImpl} clones the instance's job before substituting properties), as
+     * JBeret's own restart shares its cached one. A changed job XML comes with a redeployment, which
+     * starts a new cache. A job XML that fails to parse is not cached.
+     */
     public Job loadJob(String jobName) {
-        BatchEnvironment env = environment();
-        return ArchiveXmlLoader.loadJobXml(jobName, env.getClassLoader(), new ArrayList<>(), env.getJobXmlResolver());
+        return parsedJobs.computeIfAbsent(jobName, name -> {
+            BatchEnvironment env = environment();
+            Job job = ArchiveXmlLoader.loadJobXml(name, env.getClassLoader(), new ArrayList<>(), env.getJobXmlResolver());
+            env.getJobRepository().addJob(new ApplicationAndJobName(env.getApplicationName(), job.getId()), job);
+            return job;
+        });
     }
 }

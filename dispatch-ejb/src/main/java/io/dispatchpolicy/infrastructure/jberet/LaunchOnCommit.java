@@ -2,17 +2,13 @@ package io.dispatchpolicy.infrastructure.jberet;
 
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
-import org.jberet.job.model.Job;
 import org.jberet.repository.JobRepository;
 import org.jberet.spi.BatchEnvironment;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,7 +23,6 @@ final class LaunchOnCommit implements Synchronization {
 
     private final BatchEnvironment environment;
     private final JobRepository repository;
-    private final Map<String, Job> jobsByName = new HashMap<>();
     private final List<TrackedJobTask> tasks = new ArrayList<>();
     private final Set<Long> createdInstances = new HashSet<>();
     private final Set<Long> createdExecutions = new HashSet<>();
@@ -41,11 +36,6 @@ final class LaunchOnCommit implements Synchronization {
 
     BatchEnvironment environment() {
         return environment;
-    }
-
-    /** The parsed job XML, once per transaction and job name. */
-    Job job(String jobName, Function<String, Job> loader) {
-        return jobsByName.computeIfAbsent(jobName, loader);
     }
 
     void instanceCreated(long instanceId) {
