@@ -60,8 +60,11 @@ public final class Database implements AutoCloseable {
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "256MB");
             if (Boolean.getBoolean("dispatch.test.pg.statements")) {
-                // the benchmark's profile (-Dbench.statements=true): what each case spent, statement by statement
-                builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+                // the benchmark's profile (-Dbench.statements=true): what each case spent, statement by
+                // statement, and the plan of every statement slower than 1 ms in the data directory's log/
+                builder.setServerConfig("shared_preload_libraries", "pg_stat_statements,auto_explain")
+                        .setServerConfig("auto_explain.log_min_duration", "1ms")
+                        .setServerConfig("logging_collector", "on");
             }
             if (durability == Durability.DURABLE) {
                 // zonky's command line is "-p PORT -F -c k=v...": a later -c fsync=on overrides -F.

@@ -30,6 +30,12 @@ public class TestPolicies {
         return byTenantWith("it-atomic").build();
     }
 
+    /** No budget, no capacity: small partitions are admitted together (ADR 0016). */
+    @Produces
+    Policy together() {
+        return byTenantWith("it-together").build();
+    }
+
     @Produces
     Policy concurrent() {
         return byTenantWith("it-concurrent").build();

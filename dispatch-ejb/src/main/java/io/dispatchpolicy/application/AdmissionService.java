@@ -6,7 +6,7 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 
 import java.util.List;
 
-/** Claims partitions and admits their staged jobs into JBeret, each in its own transaction. */
+/** Claims partitions and admits their staged jobs into JBeret, in transactions of their own. */
 public interface AdmissionService {
 
     /**
@@ -45,6 +45,16 @@ public interface AdmissionService {
      * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
      */
     AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit);
+
+    /**
+     * As {@link #admit} for several partitions outside lanes of a policy without a capacity, in one
+     * transaction: their rows are locked together (any held by another transaction is skipped), then each
+     * is admitted as {@code admit} would, up to {@code limit} jobs each. A failure rolls them all back.
+     *
+     * @return one outcome per partition, in their order
+     * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
+     */
+    List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int limit);
 
     /**
      * Admits up to {@code count} of the partition's oldest waiting jobs now, on an operator's word:

@@ -41,7 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The admission transaction. Its order matters: the partition row is locked first (the order staging
+ * The admission transaction, of one partition or of several small ones together. Its order matters: the partition row is locked first (the order staging
  * uses too, so the two never deadlock); the gates then see an in-flight count nobody else can raise
  * meanwhile; the staged rows are taken; JBeret's rows are written on the same connection; and only
  * then our bookkeeping, so a failure anywhere leaves every row as it was. Tokens are charged for the
@@ -160,10 +160,30 @@ public class DefaultAdmissionService implements AdmissionService {
     @Override
     public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit) {
         Optional<LockedPartition> lock = partitions.lock(partition.id());
-        if (lock.isEmpty() || lock.get().paused()) {
+        return lock.isEmpty() ? AdmissionOutcome.SKIPPED : admitLocked(partition.id(), lock.get(), policy, limit);
+    }
+
+    @Override
+    public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int limit) {
+        if (policy.capacity().isPresent() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
+            // the capacity's lock is taken after a partition's, and a lane row locks its key's gate row
+            // first: neither order holds for several partitions locked together
+            throw new IllegalArgumentException("Only partitions outside lanes of a policy without a capacity are admitted together");
+        }
+        Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
+        List<AdmissionOutcome> outcomes = new ArrayList<>(claimed.size());
+        for (ClaimedPartition p : claimed) {
+            LockedPartition l = locked.get(p.id());
+            outcomes.add(l == null ? AdmissionOutcome.SKIPPED : admitLocked(p.id(), l, policy, limit));
+        }
+        return outcomes;
+    }
+
+    /** The gates, then the jobs they allow, of a partition whose row (and its key's gate row) this transaction holds. */
+    private AdmissionOutcome admitLocked(long partitionId, LockedPartition locked, EffectivePolicy policy, int limit) {
+        if (locked.paused()) {
             return AdmissionOutcome.SKIPPED;
         }
-        LockedPartition locked = lock.get();
         int wanted = Math.min(limit, locked.pending());
         if (wanted <= 0) {
             return AdmissionOutcome.SKIPPED;
@@ -192,7 +212,7 @@ public class DefaultAdmissionService implements AdmissionService {
             allowed = (int) Math.min(allowed, free);
         }
 
-        List<StagedJob> jobs = take(partition.id(), allowed);
+        List<StagedJob> jobs = take(partitionId, allowed);
         if (jobs.isEmpty()) {
             return AdmissionOutcome.SKIPPED;
         }
@@ -207,7 +227,7 @@ public class DefaultAdmissionService implements AdmissionService {
                 locked.nowMillis(), 1);
         AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
                 : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
-        int admitted = admitJobs(partition.id(), locked, policy, jobs, GateStateCodec.writeBuckets(charged),
+        int admitted = admitJobs(partitionId, locked, policy, jobs, GateStateCodec.writeBuckets(charged),
                 bucketsFullAt(gates, charged), waiting);
         return AdmissionOutcome.admitted(admitted);
     }

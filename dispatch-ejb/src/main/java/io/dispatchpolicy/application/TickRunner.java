@@ -46,9 +46,10 @@ import java.util.logging.Logger;
  * (with the time spent in iterations, so the console can tell how close the tick is to saturation).
  *
  * <p>Within an iteration each policy's claimed partitions are taken least-recently-admitted first
- * (lowest decayed admits), and share the policy's tick budget fairly. Each claim and each partition's
- * admission is a transaction of its own, so a failing partition rolls back alone; the denials of the
- * iteration are written back in one statement.
+ * (lowest decayed admits), and share the policy's tick budget fairly. Each claim is a transaction of its
+ * own, and so is each partition's admission, or that of a group of small partitions of a policy without
+ * a budget (a failing group is retried partition by partition, so a failing partition rolls back alone);
+ * the denials of the iteration are written back in one statement.
  */
 // A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
 @Singleton
@@ -391,6 +392,11 @@ public class TickRunner {
         List<ClaimedPartition> ordered = ordered(policy, claimed, now);
         int batch = policy.admissionBatchSize();
         TickBudget budget = new TickBudget(budgetLeft, ordered.size());
+        if (!budget.limited() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
+            int admitted = admitInGroups(policy, ordered, batch, denials);
+            report.admitted(admitted);
+            return admitted;
+        }
         Map<Long, Integer> admittedBy = new HashMap<>();
         List<ClaimedPartition> filled = new ArrayList<>();
         for (ClaimedPartition p : ordered) {
@@ -419,6 +425,54 @@ public class TickRunner {
         return admittedBy.values().stream().mapToInt(Integer::intValue).sum();
     }
 
+    /**
+     * Without a budget (nor a capacity, which binds like one) what a partition may take does not depend on
+     * what the others took, so consecutive partitions share a transaction until together they wait for a
+     * batch: a transaction admits about a batch of jobs whether they come from one busy partition or from
+     * many with a few each, and the cost of a transaction (its commit, its locks' statement) is paid per
+     * batch, not per partition (ADR 0016). @return admitted
+     */
+    private int admitInGroups(EffectivePolicy policy, List<ClaimedPartition> ordered, int batch, List<Denial> denials) {
+        int admitted = 0;
+        List<ClaimedPartition> group = new ArrayList<>();
+        int waiting = 0;
+        for (ClaimedPartition p : ordered) {
+            group.add(p);
+            waiting += Math.min(batch, p.pending());
+            if (waiting >= batch) {
+                admitted += admitGroup(policy, group, batch, denials);
+                group.clear();
+                waiting = 0;
+            }
+        }
+        return group.isEmpty() ? admitted : admitted + admitGroup(policy, group, batch, denials);
+    }
+
+    /** One group's transaction; when it fails, each partition again on its own, so a failure stays with its partition. */
+    private int admitGroup(EffectivePolicy policy, List<ClaimedPartition> group, int batch, List<Denial> denials) {
+        if (group.size() > 1) {
+            try {
+                List<AdmissionOutcome> outcomes = admission.admitTogether(group, policy, batch);
+                int admitted = 0;
+                for (int i = 0; i < group.size(); i++) {
+                    admitted += settle(group.get(i), policy, outcomes.get(i), denials);
+                }
+                return admitted;
+            } catch (RuntimeException e) {
+                if (outage.absorbs(e)) {
+                    throw e;
+                }
+                LOG.log(Level.FINE, e, () -> "Admission of " + group.size() + " partitions of policy '" + policy.name()
+                        + "' together rolled back; each is admitted on its own");
+            }
+        }
+        int admitted = 0;
+        for (ClaimedPartition p : group) {
+            admitted += admitOne(p, policy, batch, denials);
+        }
+        return admitted;
+    }
+
     /** A restart of a policy whose retry strategy is bypass, due now: straight to JBeret, in its own transaction. */
     private int admitBypassed(StagingRepository.DueBypass due) {
         try {
@@ -440,19 +494,23 @@ public class TickRunner {
         return new Denial(p.id(), reason, Duration.ZERO, previous == 0 ? -1 : previous);
     }
 
+    /** A partition's outcome: its denial, if any, for the iteration's denials; @return admitted. */
+    private int settle(ClaimedPartition p, EffectivePolicy policy, AdmissionOutcome outcome, List<Denial> denials) {
+        if (outcome.denied()) {
+            if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
+                // another worker or node took the last slots after this iteration counted them
+                signal.awaitSlot(policy.name());
+                denials.add(keepingPlace(p, Denial.CAPACITY_FULL));
+            } else {
+                denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
+            }
+        }
+        return outcome.admitted();
+    }
+
     private int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit, List<Denial> denials) {
         try {
-            AdmissionOutcome outcome = admission.admit(p, policy, limit);
-            if (outcome.denied()) {
-                if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
-                    // another worker or node took the last slots after this iteration counted them
-                    signal.awaitSlot(policy.name());
-                    denials.add(keepingPlace(p, Denial.CAPACITY_FULL));
-                } else {
-                    denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
-                }
-            }
-            return outcome.admitted();
+            return settle(p, policy, admission.admit(p, policy, limit), denials);
         } catch (JobAdmissionException e) {
             if (outage.absorbs(e)) {
                 throw e; // not the job's fault: no attempt is counted against it

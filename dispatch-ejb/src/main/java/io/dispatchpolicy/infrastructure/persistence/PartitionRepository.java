@@ -6,8 +6,12 @@ import io.dispatchpolicy.domain.model.LockedPartition;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Claims partitions for a tick iteration, locks one for its admission, and writes deny state back. */
@@ -69,6 +73,17 @@ public class PartitionRepository {
                 ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
              ORDER BY p.LOCK_ORDER
                FOR UPDATE OF p
+            """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
+
+    // Several partitions outside lanes (each its own gate row), in one statement, for an admission of them
+    // together. SKIP LOCKED: a row another transaction holds is left out, so this never waits.
+    private static final String LOCK_TOGETHER = """
+            SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
+                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
+              FROM dispatch.partitions p
+             WHERE p.id = ANY(?) AND p.lane = ''
+             ORDER BY p.LOCK_ORDER
+               FOR UPDATE OF p SKIP LOCKED
             """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
 
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
@@ -173,18 +188,36 @@ public class PartitionRepository {
     }
 
     private Optional<LockedPartition> lock(String sql, long partitionId) {
-        List<Row> rows = jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), rs -> new Row(rs.getLong(1), rs.getString(2),
-                rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6), rs.getString(7), rs.getDouble(8),
-                millis(rs.getTimestamp(9)), rs.getBoolean(10), millis(rs.getTimestamp(11))));
+        List<Row> rows = jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), PartitionRepository::row);
         Optional<Row> own = rows.stream().filter(r -> r.id() == partitionId).findFirst();
         Optional<Row> gate = rows.stream().filter(r -> r.lane().isEmpty()).findFirst();
         if (own.isEmpty() || gate.isEmpty()) {
             return Optional.empty(); // gone, or (SKIP LOCKED) one of the two is another transaction's now
         }
-        Row p = own.get();
-        Row g = gate.get();
-        return Optional.of(new LockedPartition(p.policyName(), p.partitionKey(), p.lane(), g.id(), p.pending(),
-                g.contextJson(), g.gateStateJson(), p.decayedAdmits(), p.decayedAtMillis(), p.paused(), p.nowMillis()));
+        return Optional.of(locked(own.get(), gate.get()));
+    }
+
+    /**
+     * Locks partitions outside lanes together, skipping any another transaction holds.
+     *
+     * @return the locked ones by id; a partition missing was gone, held elsewhere, or in a lane
+     */
+    public Map<Long, LockedPartition> lockTogether(List<Long> partitionIds) {
+        Map<Long, LockedPartition> locked = new HashMap<>();
+        jdbc.query(LOCK_TOGETHER, (c, st) -> st.setArray(1, Jdbc.longs(c, partitionIds)), PartitionRepository::row)
+                .forEach(r -> locked.put(r.id(), locked(r, r)));
+        return locked;
+    }
+
+    private static Row row(ResultSet rs) throws SQLException {
+        return new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6),
+                rs.getString(7), rs.getDouble(8), millis(rs.getTimestamp(9)), rs.getBoolean(10), millis(rs.getTimestamp(11)));
+    }
+
+    /** A partition row as locked, with the gate row its gates read (itself outside lanes). */
+    private static LockedPartition locked(Row p, Row g) {
+        return new LockedPartition(p.policyName(), p.partitionKey(), p.lane(), g.id(), p.pending(),
+                g.contextJson(), g.gateStateJson(), p.decayedAdmits(), p.decayedAtMillis(), p.paused(), p.nowMillis());
     }
 
     public void deny(List<Denial> denials) {
