@@ -96,12 +96,7 @@ class BadInputIT extends EngineTest {
 
     @AfterEach
     void deleteTheTestsSchedules() {
-        for (String name : created) {
-            if (schedules.schedule(name).isPresent()) {
-                schedules.delete(name, "test");
-            }
-        }
-        db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");
+        deleteSchedules(schedules, created);
     }
 
     // ---------------------------------------------------------------- submission

@@ -118,6 +118,16 @@ abstract class EngineTest extends SystemTest {
         System.setProperty(key, value);
     }
 
+    /** Deletes the schedules a test created, and the occurrences they left staged. */
+    void deleteSchedules(io.dispatchpolicy.application.schedule.ScheduleControl control, List<String> names) {
+        for (String name : names) {
+            if (control.schedule(name).isPresent()) {
+                control.delete(name, "test");
+            }
+        }
+        db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");
+    }
+
     long[] stage(String policyAndJob, String tenant, int count, String... moreParams) {
         return stage(policyAndJob, tenant, count, new io.dispatchpolicy.api.SubmitOption[0], moreParams);
     }

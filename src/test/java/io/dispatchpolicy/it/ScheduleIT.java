@@ -55,12 +55,7 @@ class ScheduleIT extends EngineTest {
 
     @AfterEach
     void deleteTheTestsSchedules() {
-        for (String name : created) {
-            if (control.schedule(name).isPresent()) {
-                control.delete(name, "test");
-            }
-        }
-        db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");
+        deleteSchedules(control, created);
     }
 
     @Test
