@@ -231,7 +231,9 @@ class AdmissionBench {
     private void stagingCase(String job, String prefix, List<Properties> bulk, int calls) throws Exception {
         for (int threads : new int[] {1, 4}) {
             int n = 5_000 * threads;
+            Statements profile = Statements.start(jdbc);
             long elapsed = parallel(threads, n, i -> governed.start(job, Params.of("tenant", "t" + (i % 100))));
+            profile.write(benchDir().resolve("statements-staging-" + job + "-" + threads + "-threads.txt"), n);
             RESULTS.add(prefix + "single submissions, " + threads + " thread" + (threads > 1 ? "s" : ""), "jobs/s",
                     n / (elapsed / 1e9));
         }

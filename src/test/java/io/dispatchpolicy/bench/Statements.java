@@ -15,7 +15,7 @@ import java.util.Locale;
 /**
  * A case's statements as PostgreSQL counted them ({@code pg_stat_statements}, on with
  * {@code -Dbench.statements=true}): reset when the case starts, the top statements by total time written
- * when it ends, with calls and time per job, so two cases can be compared statement by statement.
+ * when it ends, with calls, execution and planning time per job, so two cases can be compared statement by statement.
  * Inert when the extension is not loaded.
  */
 final class Statements {
@@ -45,17 +45,18 @@ final class Statements {
         if (!active) {
             return;
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%10s %10s %12s %12s  %s%n",
-                "calls", "per job", "total ms", "us per job", "statement"));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%10s %10s %12s %12s %12s  %s%n",
+                "calls", "per job", "total ms", "us per job", "plan us/job", "statement"));
         try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') "
+             ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g'), total_plan_time "
                      + "FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25")) {
             while (rs.next()) {
                 long calls = rs.getLong(1);
                 double ms = rs.getDouble(2);
                 String query = rs.getString(3);
-                out.append(String.format(Locale.ROOT, "%10d %10.2f %12.0f %12.1f  %s%n", calls, calls / (double) jobs, ms,
-                        ms * 1000 / jobs, query.length() > 160 ? query.substring(0, 160) : query));
+                double planMs = rs.getDouble(4);
+                out.append(String.format(Locale.ROOT, "%10d %10.2f %12.0f %12.1f %12.1f  %s%n", calls, calls / (double) jobs, ms,
+                        ms * 1000 / jobs, planMs * 1000 / jobs, query.length() > 160 ? query.substring(0, 160) : query));
             }
             Files.createDirectories(file.getParent());
             Files.writeString(file, out.toString());

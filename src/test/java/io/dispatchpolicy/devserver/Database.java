@@ -63,6 +63,7 @@ public final class Database implements AutoCloseable {
                 // the benchmark's profile (-Dbench.statements=true): what each case spent, statement by
                 // statement, and the plan of every statement slower than 1 ms in the data directory's log/
                 builder.setServerConfig("shared_preload_libraries", "pg_stat_statements,auto_explain")
+                        .setServerConfig("pg_stat_statements.track_planning", "on")
                         .setServerConfig("auto_explain.log_min_duration", "1ms")
                         .setServerConfig("logging_collector", "on");
             }
