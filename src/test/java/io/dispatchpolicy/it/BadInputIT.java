@@ -413,16 +413,6 @@ class BadInputIT extends EngineTest {
         schedules.create(d, "test");
     }
 
-    /** The live future occurrence: its submission id and run time (epoch ms). */
-    private List<Long> future(String name) {
-        List<String> row = db.strings("SELECT o.submission_id || ' ' || (extract(epoch FROM o.run_at) * 1000)::bigint "
-                + "FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
-                + "WHERE s.name = ? AND o.state = 'future' AND o.kind = 'grid'", name);
-        assertThat(row).as("the live future of %s", name).hasSize(1);
-        String[] parts = row.get(0).split(" ");
-        return List.of(Long.valueOf(parts[0]), Long.valueOf(parts[1]));
-    }
-
     /** A request to the console (a path under /dispatch/), with {@code user:password} as HTTP Basic when given. */
     private static HttpResponse<String> http(String method, String path, String credentials, String accept) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(CONSOLE + path))

@@ -128,6 +128,16 @@ abstract class EngineTest extends SystemTest {
         db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");
     }
 
+    /** A schedule's live future occurrence: its submission id and run time (epoch ms); exactly one must exist. */
+    List<Long> future(String name) {
+        List<String> row = db.strings("SELECT o.submission_id || ' ' || (extract(epoch FROM o.run_at) * 1000)::bigint "
+                + "FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                + "WHERE s.name = ? AND o.state = 'future' AND o.kind = 'grid'", name);
+        assertThat(row).as("the live future of %s", name).hasSize(1);
+        String[] parts = row.get(0).split(" ");
+        return List.of(Long.valueOf(parts[0]), Long.valueOf(parts[1]));
+    }
+
     long[] stage(String policyAndJob, String tenant, int count, String... moreParams) {
         return stage(policyAndJob, tenant, count, new io.dispatchpolicy.api.SubmitOption[0], moreParams);
     }
