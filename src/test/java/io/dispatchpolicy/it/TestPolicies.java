@@ -36,6 +36,18 @@ public class TestPolicies {
         return byTenantWith("it-together").build();
     }
 
+    /** The metrics' test: admissions, waits and completions counted by policy. */
+    @Produces
+    Policy metrics() {
+        return byTenantWith("it-metrics").build();
+    }
+
+    /** The metrics' test of denials and gauges: one job at a time per tenant. */
+    @Produces
+    Policy metricsCapped() {
+        return byTenantWith("it-metrics-capped").gate(Gate.concurrency(1)).build();
+    }
+
     @Produces
     Policy concurrent() {
         return byTenantWith("it-concurrent").build();

@@ -25,6 +25,7 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.UnreadableStagedJob;
 import io.dispatchpolicy.spi.JobsAdmitting;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
@@ -57,6 +58,9 @@ public class DefaultAdmissionService implements AdmissionService {
     static final Duration BAD_PARAMETER_BACKOFF = Duration.ofSeconds(60);
     /** Half-life used for the decayed-admits figure of a policy without fairness (shown, not used). */
     static final double DEFAULT_HALF_LIFE_SECONDS = 60;
+
+    @Inject
+    EngineMetrics metrics;
 
     @Inject
     PartitionRepository partitions;
@@ -123,6 +127,7 @@ public class DefaultAdmissionService implements AdmissionService {
         admissions.record(admitting(due.partitionId(), lock.get()), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null,
                 null);
         admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
+        metrics.admittedOnCommit(lock.get().policyName(), lock.get().lane(), List.of(job.get()));
         return true;
     }
 
@@ -294,6 +299,7 @@ public class DefaultAdmissionService implements AdmissionService {
                 locked.nowMillis(), bucketsFullAtMillis, next);
         if (!admitted.isEmpty()) {
             admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
+            metrics.admittedOnCommit(locked.policyName(), locked.lane(), jobs);
         }
         return admitted.size();
     }

@@ -5,6 +5,7 @@ import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;
 import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.ejb.ConcurrencyManagement;
@@ -33,6 +34,9 @@ import java.util.logging.Logger;
 public class DefaultInflightTracker implements RunnerLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DefaultInflightTracker.class.getName());
+
+    @Inject
+    EngineMetrics metrics;
 
     @Inject
     InflightRepository inflight;
@@ -76,6 +80,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             return;
         }
         InflightRepository.Finished f = row.get();
+        if (f.policyName() != null) {
+            metrics.finishedOnCommit(f.policyName(), status.name());
+        }
         if (f.woke()) {
             signal.workArrivesOnCommit();
         }

@@ -7,6 +7,7 @@ import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.DeadJobRepository;
@@ -70,6 +71,9 @@ public class DefaultStagingService implements StagingService {
     @Inject
     SubmissionPlacement placement;
 
+    @Inject
+    EngineMetrics metrics;
+
 
     @Override
     public long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options) {
@@ -94,6 +98,7 @@ public class DefaultStagingService implements StagingService {
         long[] ids = staging.stage(policy.name(), jobName, user, submissions, null, policy.priorityAging().orElse(null),
                 noisyTenants.counting(policy, effective, submissions, named.isPresent()).orElse(null));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
+        metrics.stagedOnCommit(policy.name(), ids.length);
         return ids;
     }
 
@@ -135,6 +140,7 @@ public class DefaultStagingService implements StagingService {
                 policy.priorityAging().orElse(null), null)[0]; // a restart is not counted for its tenant
         deadJobs.revived(executionId); // a dead job restarted by hand is dead no more
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
+        metrics.stagedOnCommit(policy.name(), 1);
         return id;
     }
 

@@ -10,6 +10,7 @@ import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,6 +30,9 @@ import java.util.logging.Logger;
 public class FailedJobs {
 
     private static final Logger LOG = Logger.getLogger(FailedJobs.class.getName());
+
+    @Inject
+    EngineMetrics metrics;
 
     @Inject
     StagingRepository staging;
@@ -80,10 +84,12 @@ public class FailedJobs {
             staging.restage(new Restart(row.submissionId(), partition, execution.getJobName(),
                     execution.getExecutionId(), user, row.priority(), row.attempt() + 1, wait,
                     strategy == RetryStrategy.BYPASS));
+            metrics.retriedOnCommit(row.policyName());
             return;
         }
         dead.bury(new DeadJobRepository.Burial(row.submissionId(), row.partitionId(), execution.getJobName(),
                 execution.getExecutionId(), row.attempt(), row.priority(), user, failure.exitStatus(), error));
+        metrics.deadOnCommit(row.policyName());
         LOG.info(() -> "Job " + execution.getJobName() + " (submission " + row.submissionId() + ") is dead after "
                 + row.attempt() + " attempt(s); last execution " + execution.getExecutionId());
     }

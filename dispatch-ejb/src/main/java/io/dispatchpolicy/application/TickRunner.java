@@ -1,6 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.TickBudget;
 import io.dispatchpolicy.domain.lane.LaneClock;
@@ -105,6 +106,12 @@ public class TickRunner {
     @Inject
     DispatchSettings settings;
 
+    @Inject
+    EngineMetrics metrics;
+
+    @Inject
+    MetricsSampler sampler;
+
     /** Runs one tick while {@code keepGoing} holds; @return what it did. */
     public IterationReport tick(BooleanSupplier keepGoing) {
         Instant started = Instant.now();
@@ -133,6 +140,8 @@ public class TickRunner {
         samples.record(node.id(), started, Duration.between(started, Instant.now()).toMillis(), busyNanos / 1_000_000,
                 total.iterations(), total.claimed(), total.admitted(), total.denied(), partitions.pendingTotal(),
                 ended[0], ended[1]);
+        metrics.tick(Duration.between(started, Instant.now()).toNanos(), busyNanos);
+        sampler.sampleIfDue();
         return total;
     }
 
@@ -164,12 +173,12 @@ public class TickRunner {
                 group.getValue().forEach(p -> pausedIds.add(p.id()));
             } else if (policies.named(group.getKey()).isEmpty()) {
                 // staged under a policy this deployment no longer declares: wait for it to come back
-                group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.UNKNOWN_POLICY, Duration.ofSeconds(60), 0)));
+                group.getValue().forEach(p -> denials.add(new Denial(p.id(), p.policyName(), Denial.UNKNOWN_POLICY, Duration.ofSeconds(60), 0)));
             } else {
                 Optional<EffectivePolicy> policy = held.effective(group.getKey());
                 if (policy.isEmpty()) {
                     // a bad value written at runtime: the policy waits until it is fixed
-                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0)));
+                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), p.policyName(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0)));
                     continue;
                 }
                 admitPolicy(policy.get(), group.getValue(), now, denials, report);
@@ -184,6 +193,9 @@ public class TickRunner {
         }
         denials.forEach(d -> report.denied(d.reason()));
         admission.deny(denials);
+        denials.stream().collect(java.util.stream.Collectors.groupingBy(d -> List.of(d.policyName(), d.reason()),
+                java.util.stream.Collectors.counting()))
+                .forEach((by, n) -> metrics.denied(by.get(0), by.get(1), n.intValue()));
         admission.markPaused(pausedIds);
         return report;
     }
@@ -491,7 +503,7 @@ public class TickRunner {
     /** A denial that leaves the partition at the front of the next claim: nothing of its own kept it back. */
     private static Denial keepingPlace(ClaimedPartition p, String reason) {
         long previous = p.previousCheckedAtMillis();
-        return new Denial(p.id(), reason, Duration.ZERO, previous == 0 ? -1 : previous);
+        return new Denial(p.id(), p.policyName(), reason, Duration.ZERO, previous == 0 ? -1 : previous);
     }
 
     /** A partition's outcome: its denial, if any, for the iteration's denials; @return admitted. */
@@ -502,7 +514,7 @@ public class TickRunner {
                 signal.awaitSlot(policy.name());
                 denials.add(keepingPlace(p, Denial.CAPACITY_FULL));
             } else {
-                denials.add(new Denial(p.id(), outcome.reason(), outcome.retryAfter(), 0));
+                denials.add(new Denial(p.id(), p.policyName(), outcome.reason(), outcome.retryAfter(), 0));
             }
         }
         return outcome.admitted();
@@ -525,7 +537,7 @@ public class TickRunner {
             }
             LOG.log(Level.WARNING, e, () -> "Admission of partition '" + p.partitionKey() + "' of policy '"
                     + p.policyName() + "' rolled back; its jobs stay staged");
-            denials.add(new Denial(p.id(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));
+            denials.add(new Denial(p.id(), p.policyName(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));
             return 0;
         }
     }

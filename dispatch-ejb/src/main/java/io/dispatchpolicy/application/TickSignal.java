@@ -1,9 +1,8 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.infrastructure.persistence.AfterCommit;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
@@ -24,23 +23,7 @@ public class TickSignal {
 
     /** Wakes the tick when the current transaction commits (at once without one). */
     public void workArrivesOnCommit() {
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
-            workArrived();
-            return;
-        }
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-                // nothing to do before the outcome
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    workArrived();
-                }
-            }
-        });
+        AfterCommit.run(transactions, this::workArrived);
     }
 
     /** The tick found {@code policy} at its capacity: a slot of it freeing on this node wakes the tick. */

@@ -5,6 +5,7 @@ import io.dispatchpolicy.application.SubmissionPlacement;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
+import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.OccurrenceRepository;
 import io.dispatchpolicy.spi.Policy;
@@ -27,6 +28,9 @@ public class OccurrenceStaging {
 
     public static final String GRID = "grid";
     public static final String EXTRA = "extra";
+
+    @Inject
+    EngineMetrics metrics;
 
     @Inject
     PolicyRegistry policies;
@@ -73,6 +77,9 @@ public class OccurrenceStaging {
      * (the database decides). @return its submission id, or empty when the future existed
      */
     public Optional<Long> stage(StoredSchedule s, String kind, Instant runAt, int overdueSeq, OccurrenceRepository.Placement p) {
-        return occurrences.stage(s.id(), s.version(), kind, runAt, overdueSeq, JsonCodec.writeNested(s.definition().snapshot()), p);
+        Optional<Long> staged = occurrences.stage(s.id(), s.version(), kind, runAt, overdueSeq,
+                JsonCodec.writeNested(s.definition().snapshot()), p);
+        staged.ifPresent(id -> metrics.occurrenceOnCommit(p.policyName()));
+        return staged;
     }
 }

@@ -11,12 +11,13 @@ import java.util.List;
  * A partition the tick did not admit from, as written back in one statement per iteration.
  *
  * @param partitionId             the partition
+ * @param policyName              its policy (the metrics count denials by policy)
  * @param reason                  one of {@link #REASONS}
  * @param retryAfter              how long it is not claimed again; zero for none
  * @param restoreCheckedAtMillis  when non-zero, its {@code last_checked_at} goes back to this value so
  *                                it stays at the front of the next claim
  */
-public record Denial(long partitionId, String reason, Duration retryAfter, long restoreCheckedAtMillis) {
+public record Denial(long partitionId, String policyName, String reason, Duration retryAfter, long restoreCheckedAtMillis) {
 
     public static final String TICK_CAP_EXHAUSTED = "tick_cap_exhausted";
     /** The policy has its capacity in flight: the partition keeps its place at the front of the claim. */
