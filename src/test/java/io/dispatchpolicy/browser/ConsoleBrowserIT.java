@@ -48,6 +48,10 @@ class ConsoleBrowserIT {
         sql("INSERT INTO dispatch.partitions (policy_name, partition_key, pending_count, last_deny_reason, last_denied_at, "
                 + "next_eligible_at, last_checked_at) VALUES ('it-throttle', 'denied-tenant', 3, 'throttle_empty', now(), "
                 + "now() + interval '1 hour', now()) ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.denial_history (partition_id, policy_name, partition_key, reason, started_at, last_at, denials) "
+                + "SELECT id, policy_name, partition_key, 'throttle_empty', now() - interval '5 minutes', now(), 7 FROM dispatch.partitions "
+                + "WHERE policy_name = 'it-throttle' AND partition_key = 'denied-tenant' "
+                + "AND NOT EXISTS (SELECT 1 FROM dispatch.denial_history h WHERE h.partition_key = 'denied-tenant')");
         sql("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES ('it-flow', ?, "
                 + "jsonb_build_object('tenant', ?::text)) ON CONFLICT DO NOTHING", XSS_KEY, XSS_KEY);
         // a dead job of a policy this deployment does not declare: a retry waits (unknown_policy), never runs
@@ -112,6 +116,8 @@ class ConsoleBrowserIT {
         open(d, "nav-denials");
         wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("denials:table"), "denied-tenant"));
         assertThat(d.findElement(By.id("denials:table")).getText()).contains("throttle_empty");
+        assertThat(d.findElements(By.cssSelector("#denials\\:table .denial-count")).stream().map(e -> e.getText()).toList())
+                .contains("7");
     }
 
     @Test

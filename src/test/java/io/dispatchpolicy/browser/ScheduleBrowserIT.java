@@ -1,13 +1,6 @@
 package io.dispatchpolicy.browser;
 
-import io.dispatchpolicy.it.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.NoSuchElementException;
@@ -17,7 +10,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -38,11 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * admin creates a cron schedule, sees its next run times, skips one and disables it; a viewer sees it
  * and is refused; a declared schedule cannot be edited or deleted from the console.
  */
-@ExtendWith(ArquillianExtension.class)
-class ScheduleBrowserIT {
+class ScheduleBrowserIT extends BrowserTest {
 
     private static final String BASE = ConsolePages.BASE;
-    private static final Path SHOTS = Path.of(System.getProperty("dispatch.screenshots", "target/screenshots"));
     /** Unique per run: the test database is shared by the system tests and outlives a deployment. */
     private static final String NAME = "browser-weekdays-" + Long.toString(System.currentTimeMillis(), 36);
     /** Ungoverned (it runs through the pass-through policy); without parameters its batchlet does nothing. */
@@ -52,25 +42,6 @@ class ScheduleBrowserIT {
     /** Declared in code by the system tests' {@code TestSchedules}. */
     private static final String DECLARED = "it-declared";
     private static final By NEXT_RUNS = By.cssSelector("[id='schedule:nextRuns'] .next-run");
-
-    private static Browser browser;
-
-    @Deployment(testable = false)
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private static WebDriver logIn(String user) {
         return ConsolePages.logIn(browser, user);

@@ -42,6 +42,9 @@ public final class Deployments {
             addJobs(tests, "bench/batch-jobs");
         }
         ear.addAsModule(tests);
+        // tests outside the server (the browser's) submit through the policy here, as an application would
+        ear.addAsModule(ShrinkWrap.create(WebArchive.class, "it-submit.war").addClass(SubmitServlet.class)
+                .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml"));
         // Arquillian's test runner servlet goes into a WAR of its own: the console's WAR requires a login.
         ear.addAsModule(Testable.archiveToTest(ShrinkWrap.create(WebArchive.class, "arquillian-runner.war")));
         ear.addAsLibraries(jarOf(org.awaitility.Awaitility.class), jarOf(org.hamcrest.Matcher.class),

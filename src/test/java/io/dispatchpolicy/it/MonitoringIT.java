@@ -1,6 +1,10 @@
 package io.dispatchpolicy.it;
 
+import io.dispatchpolicy.application.AdmissionService;
 import io.dispatchpolicy.application.PartitionControl;
+import io.dispatchpolicy.application.monitoring.DenialRow;
+import io.dispatchpolicy.application.monitoring.HistoryPoint;
+import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.monitoring.KeyCount;
 import io.dispatchpolicy.application.monitoring.TopPartition;
@@ -12,13 +16,19 @@ import io.dispatchpolicy.application.monitoring.Summary;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 /** The console's queries against seeded data: counts, denial breakdown, drain time, browsing, actions. */
 class MonitoringIT extends EngineTest {
+
+    @Inject
+    AdmissionService admission;
 
     @Inject
     Monitoring monitoring;
@@ -63,8 +73,9 @@ class MonitoringIT extends EngineTest {
         stage("it-throttle", "busy", 30);
         stage("it-throttle", "quiet", 2);
         long waitingBefore = waitingOnThrottle();
-        db.update("UPDATE dispatch.partitions SET last_deny_reason = 'throttle_empty', last_denied_at = now(), "
-                + "next_eligible_at = now() + interval '1 minute' WHERE policy_name = 'it-throttle' AND partition_key = 'busy'");
+        long busy = partitionId("it-throttle", "busy");
+        // the iteration's denial statement, as the tick writes it
+        admission.deny(List.of(new Denial(busy, "it-throttle", "throttle_empty", Duration.ofMinutes(1), 0)));
 
         PolicySummary p = policy("it-throttle");
         assertThat(p.pending()).isGreaterThanOrEqualTo(32);
@@ -75,6 +86,42 @@ class MonitoringIT extends EngineTest {
         assertThat(monitoring.denials(3600, "it-throttle", "throttle_empty", "bus")).extracting(d -> d.partitionKey())
                 .containsExactly("busy");
         assertThat(monitoring.denials(3600, null, null, "%")).isEmpty();
+    }
+
+    @Test
+    void theDenialsKeepHistoryOneEpisodePerReason() {
+        stage("it-throttle", "episodes", 1);
+        long id = partitionId("it-throttle", "episodes");
+        admission.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
+        admission.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
+        admission.deny(List.of(new Denial(id, "it-throttle", "concurrency_full", Duration.ofMinutes(1), 0)));
+
+        List<DenialRow> episodes = monitoring.denials(3600, "it-throttle", null, "episodes");
+        assertThat(episodes).extracting(DenialRow::reason, DenialRow::denials)
+                .containsExactly(tuple("concurrency_full", 1), tuple("throttle_empty", 2));
+        assertThat(episodes.get(0).nextEligibleAt()).as("the current episode").isNotNull();
+        assertThat(episodes.get(1).nextEligibleAt()).as("an earlier one").isNull();
+        assertThat(episodes.get(1).since()).isBefore(episodes.get(1).deniedAt());
+        assertThat(db.count("SELECT count(*) FROM dispatch.denial_history WHERE partition_id = ?", id)).isEqualTo(2);
+    }
+
+    @Test
+    void historyCountsAdmittedCompletedAndFailedPerMinute() {
+        stage("it-history", "h1", 3);
+        stage("it-history", "h1", 1, "fail", "true");
+        ticks.iterate();
+        assertThat(admitted("it-history", "h1")).isEqualTo(4);
+        long h1 = partitionId("it-history", "h1");
+        await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
+                "SELECT coalesce(sum(completed + failed), 0) FROM dispatch.partition_minutes WHERE partition_id = ?", h1) == 4);
+
+        List<HistoryPoint> policy = monitoring.policyHistory("it-history", 5);
+        assertThat(policy).hasSize(5);
+        assertThat(policy.stream().mapToLong(HistoryPoint::admitted).sum()).isEqualTo(4);
+        assertThat(policy.stream().mapToLong(HistoryPoint::completed).sum()).isEqualTo(3);
+        assertThat(policy.stream().mapToLong(HistoryPoint::failed).sum()).isEqualTo(1);
+        assertThat(monitoring.partitionHistory(h1, 5).stream().mapToLong(HistoryPoint::admitted).sum()).isEqualTo(4);
+        assertThat(policy.get(4).minute()).isAfter(policy.get(0).minute());
     }
 
     private PolicySummary policy(String name) {

@@ -36,6 +36,18 @@ public class TestPolicies {
         return byTenantWith("it-together").build();
     }
 
+    /** The history's test: admitted, completed and failed per minute. */
+    @Produces
+    Policy history() {
+        return byTenantWith("it-history").build();
+    }
+
+    /** The Jobs view's test: jobs found by each key, and their lives. */
+    @Produces
+    Policy jobs() {
+        return byTenantWith("it-jobs").build();
+    }
+
     /** The metrics' test: admissions, waits and completions counted by policy. */
     @Produces
     Policy metrics() {

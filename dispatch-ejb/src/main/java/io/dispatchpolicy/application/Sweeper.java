@@ -15,8 +15,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples past
- * {@code metrics-retention}, submission records and schedules' ended occurrences past
+ * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples, per-minute
+ * history and denial episodes past {@code metrics-retention}, submission records and schedules' ended occurrences past
  * {@code admission-retention}, partitions empty and
  * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
  * updated for as long, dead jobs past {@code dead-retention} (logged, never silent), tenants' submission
@@ -71,6 +71,7 @@ public class Sweeper {
                     + settings.deadRetention().toDays() + " days)");
         }
         return dead + sweep.samplesOlderThan(settings.metricsRetention())
+                + sweep.historyOlderThan(settings.metricsRetention())
                 + sweep.admissionsOlderThan(settings.admissionRetention())
                 + sweep.occurrencesOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())

@@ -303,6 +303,38 @@ public class DefaultMonitoring implements Monitoring {
     }
 
     @Override
+    public List<HistoryPoint> policyHistory(String policy, int minutes) {
+        int window = window(minutes);
+        return everyMinute(repository.policyHistory(policy, window), window);
+    }
+
+    @Override
+    public List<HistoryPoint> partitionHistory(long partitionId, int minutes) {
+        int window = window(minutes);
+        return everyMinute(repository.partitionHistory(partitionId, window), window);
+    }
+
+    private static int window(int minutes) {
+        if (minutes < 1 || minutes > HISTORY_MAX_MINUTES) {
+            throw new IllegalArgumentException("A history covers 1 to " + HISTORY_MAX_MINUTES + " minutes, not " + minutes);
+        }
+        return minutes;
+    }
+
+    /** The minutes with activity, and 0 for the others: a chart's x axis without gaps. */
+    private static List<HistoryPoint> everyMinute(List<HistoryPoint> active, int minutes) {
+        java.util.Map<java.time.Instant, HistoryPoint> byMinute = new java.util.HashMap<>();
+        active.forEach(p -> byMinute.put(p.minute(), p));
+        java.time.Instant now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        List<HistoryPoint> all = new java.util.ArrayList<>(minutes);
+        for (int i = minutes - 1; i >= 0; i--) {
+            java.time.Instant minute = now.minus(i, java.time.temporal.ChronoUnit.MINUTES);
+            all.add(byMinute.getOrDefault(minute, new HistoryPoint(minute, 0, 0, 0)));
+        }
+        return all;
+    }
+
+    @Override
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains) {
         String pattern = keyContains == null || keyContains.isBlank() ? null
                 : "%" + PartitionBrowser.escapeLike(keyContains.strip()) + "%";

@@ -24,6 +24,18 @@ public interface Monitoring {
 
     Optional<PartitionDetail> partition(long partitionId);
 
-    /** Partitions denied within the last {@code withinSeconds}, newest first; filters may be null. */
+    /**
+     * A policy's admitted, completed and failed jobs per minute over the last {@code minutes} (at most
+     * {@link #HISTORY_MAX_MINUTES}), oldest first, every minute present (0 when nothing happened).
+     */
+    List<HistoryPoint> policyHistory(String policy, int minutes);
+
+    /** As {@link #policyHistory}, for one partition. */
+    List<HistoryPoint> partitionHistory(long partitionId, int minutes);
+
+    /** The longest history a chart or the API asks for: a day, the default {@code metrics-retention}. */
+    int HISTORY_MAX_MINUTES = 1440;
+
+    /** Denial episodes within the last {@code withinSeconds}, newest first; filters may be null. */
     List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains);
 }

@@ -18,7 +18,8 @@ import java.util.UUID;
 public class AdmissionRepository {
 
     // One round trip per admitted partition: the submission-to-execution rows (a restart after a crash
-    // keeps its submission id and moves it to the new execution), the in-flight rows owned by this node,
+    // keeps its submission id and moves it to the new execution; what its first staging knew stays, for
+    // the Jobs view), the partition's admissions of this minute (its history), the in-flight rows owned by this node,
     // the partition's counters and decayed admits, and the gate state on its key's gate row (the
     // partition itself outside lanes).
     private static final String RECORD = """
@@ -27,18 +28,30 @@ public class AdmissionRepository {
                        ?::int AS taken, ?::int AS admitted, ?::jsonb AS gate_state, ?::float8 AS decayed,
                        ?::bigint AS decayed_at, ?::bigint AS full_at, ?::text AS wait_reason, ?::bigint AS wait_ms),
             batch AS (
-                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[]) AS b(submission_id, execution_id, priority, attempt)),
+                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[])
+                       AS b(submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms)),
             adm AS (
-                INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at, attempt, node_id)
-                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt, args.node FROM batch b, args
+                INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
+                                                 staged_at, submitted_by, priority, due_at)
+                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt, args.node,
+                       to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0)
+                  FROM batch b, args
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
-                       node_id = EXCLUDED.node_id),
+                       node_id = EXCLUDED.node_id, staged_at = coalesce(a.staged_at, EXCLUDED.staged_at),
+                       submitted_by = coalesce(a.submitted_by, EXCLUDED.submitted_by),
+                       priority = coalesce(a.priority, EXCLUDED.priority),
+                       due_at = coalesce(a.due_at, EXCLUDED.due_at)),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
                                                     admitted_at, priority, attempt)
                 SELECT b.execution_id, b.submission_id, args.partition_id, args.gate_id, args.lane, args.policy, args.node,
                        clock_timestamp(), b.priority, b.attempt FROM batch b, args),
+            minute AS (
+                INSERT INTO dispatch.partition_minutes AS h (partition_id, minute, policy_name, admitted)
+                SELECT args.partition_id, date_trunc('minute', clock_timestamp()), args.policy, args.admitted FROM args
+                 WHERE args.admitted > 0
+                ON CONFLICT (partition_id, minute) DO UPDATE SET admitted = h.admitted + EXCLUDED.admitted),
             gate AS (
                 UPDATE dispatch.partitions g
                    SET gate_state = coalesce(args.gate_state, g.gate_state),
@@ -111,6 +124,9 @@ public class AdmissionRepository {
             st.setArray(15, Jdbc.longs(c, executions));
             st.setArray(16, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
             st.setArray(17, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
+            st.setArray(18, Jdbc.longs(c, jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList()));
+            st.setArray(19, Jdbc.texts(c, jobs.stream().map(StagedJob::submittedBy).toList()));
+            st.setArray(20, Jdbc.longs(c, jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList()));
         });
     }
 

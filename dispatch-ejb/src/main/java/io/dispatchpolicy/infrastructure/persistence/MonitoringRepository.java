@@ -158,16 +158,27 @@ public class MonitoringRepository {
             SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = ? AND due_at IS NOT NULL
             """;
 
-    // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller.
+    // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller. Episodes
+    // (V19), newest first off denial_history_last_idx; the partition as it stands now beside each.
     private static final String DENIALS = """
-            SELECT id, policy_name, partition_key, last_deny_reason, last_denied_at, next_eligible_at, pending_count
-              FROM dispatch.partitions
-             WHERE last_denied_at > clock_timestamp() - make_interval(secs => ?)
-               AND (?::text IS NULL OR policy_name = ?)
-               AND (?::text IS NULL OR last_deny_reason = ?)
-               AND (?::text IS NULL OR partition_key ILIKE ? ESCAPE '\\')
-             ORDER BY last_denied_at DESC, id
+            SELECT h.partition_id, h.policy_name, h.partition_key, h.reason, h.last_at,
+                   CASE WHEN p.denial_history_id = h.id AND p.next_eligible_at > clock_timestamp() THEN p.next_eligible_at END,
+                   coalesce(p.pending_count, 0), h.started_at, h.denials
+              FROM dispatch.denial_history h
+              LEFT JOIN dispatch.partitions p ON p.id = h.partition_id
+             WHERE h.last_at > clock_timestamp() - make_interval(secs => ?)
+               AND (?::text IS NULL OR h.policy_name = ?)
+               AND (?::text IS NULL OR h.reason = ?)
+               AND (?::text IS NULL OR h.partition_key ILIKE ? ESCAPE '\\')
+             ORDER BY h.last_at DESC, h.id DESC
              LIMIT ?
+            """;
+
+    // A policy's or a partition's minutes with activity in the window (the caller fills the others with 0).
+    private static final String HISTORY = """
+            SELECT minute, sum(admitted), sum(completed), sum(failed) FROM dispatch.partition_minutes
+             WHERE %s AND minute > date_trunc('minute', clock_timestamp()) - make_interval(mins => ?)
+             GROUP BY minute ORDER BY minute
             """;
 
     @Inject
@@ -318,7 +329,30 @@ public class MonitoringRepository {
             st.setString(7, keyPattern);
             st.setInt(8, limit);
         }, rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7)));
+                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7), Jdbc.instant(rs.getTimestamp(8)),
+                rs.getInt(9)));
+    }
+
+    /** A policy's minutes with activity over the last {@code minutes}. */
+    public List<io.dispatchpolicy.application.monitoring.HistoryPoint> policyHistory(String policy, int minutes) {
+        return history("policy_name = ?", st -> st.setString(1, policy), minutes);
+    }
+
+    /** A partition's minutes with activity over the last {@code minutes}. */
+    public List<io.dispatchpolicy.application.monitoring.HistoryPoint> partitionHistory(long partitionId, int minutes) {
+        return history("partition_id = ?", st -> st.setLong(1, partitionId), minutes);
+    }
+
+    private interface KeyBinder {
+        void bind(java.sql.PreparedStatement st) throws java.sql.SQLException;
+    }
+
+    private List<io.dispatchpolicy.application.monitoring.HistoryPoint> history(String key, KeyBinder binder, int minutes) {
+        return jdbc.query(HISTORY.formatted(key), (c, st) -> {
+            binder.bind(st);
+            st.setInt(2, minutes);
+        }, rs -> new io.dispatchpolicy.application.monitoring.HistoryPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2),
+                rs.getLong(3), rs.getLong(4)));
     }
 
     private List<TopPartition> top(String sql, String policy, int limit) {

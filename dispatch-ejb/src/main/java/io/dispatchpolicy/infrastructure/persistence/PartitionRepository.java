@@ -87,15 +87,30 @@ public class PartitionRepository {
             """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
 
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
-    // previous last_checked_at back, so it heads the next claim.
+    // previous last_checked_at back, so it heads the next claim. Its denial history: the current episode
+    // counts one more denial when the reason is the same, else a new episode starts (V19).
     private static final String DENY = """
             WITH d AS (
                 SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS d(id, reason, retry_ms, restore_ms)),
-            locked AS (
-                SELECT q.id FROM dispatch.partitions q WHERE q.id IN (SELECT id FROM d) ORDER BY %s FOR UPDATE)
+            locked AS MATERIALIZED (
+                SELECT l.id, l.policy_name, l.partition_key, h.id AS episode, h.reason AS episode_reason
+                  FROM (SELECT q.id, q.policy_name, q.partition_key, q.denial_history_id FROM dispatch.partitions q
+                         WHERE q.id IN (SELECT id FROM d) ORDER BY %s FOR UPDATE) l
+                  LEFT JOIN dispatch.denial_history h ON h.id = l.denial_history_id),
+            continued AS (
+                UPDATE dispatch.denial_history h SET last_at = clock_timestamp(), denials = h.denials + 1
+                  FROM locked JOIN d ON d.id = locked.id
+                 WHERE h.id = locked.episode AND locked.episode_reason = d.reason),
+            started AS (
+                INSERT INTO dispatch.denial_history (partition_id, policy_name, partition_key, reason, started_at, last_at, denials)
+                SELECT locked.id, locked.policy_name, locked.partition_key, d.reason, clock_timestamp(), clock_timestamp(), 1
+                  FROM locked JOIN d ON d.id = locked.id
+                 WHERE locked.episode_reason IS DISTINCT FROM d.reason
+                RETURNING id, partition_id)
             UPDATE dispatch.partitions p
                SET next_eligible_at = CASE WHEN d.retry_ms > 0
                                            THEN clock_timestamp() + make_interval(secs => d.retry_ms / 1000.0) END,
+                   denial_history_id = coalesce((SELECT s.id FROM started s WHERE s.partition_id = p.id), p.denial_history_id),
                    last_deny_reason = d.reason,
                    last_denied_at = clock_timestamp(),
                    last_checked_at = CASE WHEN d.restore_ms > 0 THEN to_timestamp(d.restore_ms / 1000.0)

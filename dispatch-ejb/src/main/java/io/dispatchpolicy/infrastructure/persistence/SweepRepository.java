@@ -21,6 +21,17 @@ public class SweepRepository {
                  LIMIT ?)
             """;
 
+    private static final String MINUTES = """
+            DELETE FROM dispatch.partition_minutes WHERE (partition_id, minute) IN (
+                SELECT partition_id, minute FROM dispatch.partition_minutes
+                 WHERE minute < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
+
+    private static final String DENIAL_HISTORY = """
+            DELETE FROM dispatch.denial_history WHERE id IN (
+                SELECT id FROM dispatch.denial_history WHERE last_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
+
     private static final String ADMISSIONS = """
             DELETE FROM dispatch.admissions WHERE submission_id IN (
                 SELECT submission_id FROM dispatch.admissions
@@ -85,6 +96,11 @@ public class SweepRepository {
 
     public int samplesOlderThan(Duration age) {
         return deleteOlderThan(SAMPLES, age, true);
+    }
+
+    /** Per-minute history and denial episodes older than {@code age}. */
+    public int historyOlderThan(Duration age) {
+        return deleteOlderThan(MINUTES, age, true) + deleteOlderThan(DENIAL_HISTORY, age, true);
     }
 
     public int admissionsOlderThan(Duration age) {

@@ -3,6 +3,7 @@ package io.dispatchpolicy.interfaces.engine;
 import io.dispatchpolicy.application.DeadJobControl;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
+import io.dispatchpolicy.application.jobs.JobControl;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.schedule.ScheduleControl;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -59,6 +60,12 @@ public class EngineServices {
     @Engine
     ScheduleControl scheduleControl() {
         return find(ScheduleControl.class);
+    }
+
+    @Produces
+    @Engine
+    JobControl jobControl() {
+        return find(JobControl.class);
     }
 
     <T> T find(Class<T> type) {

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.interfaces.rest;
 
+import io.dispatchpolicy.application.jobs.JobRequestRefused;
 import jakarta.json.Json;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -19,6 +20,11 @@ public class FailureMapper implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable failure) {
         if (failure instanceof WebApplicationException web) {
             return web.getResponse();
+        }
+        if (failure instanceof JobRequestRefused refused) {
+            // the caller's request, not the server, is at fault: say what to change
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
+                    .entity(Json.createObjectBuilder().add("error", refused.getMessage()).build().toString()).build();
         }
         LOG.warning(() -> "JSON endpoint failed: " + failure);
         return Response.serverError().type(MediaType.APPLICATION_JSON)

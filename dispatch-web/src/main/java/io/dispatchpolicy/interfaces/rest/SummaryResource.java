@@ -1,13 +1,18 @@
 package io.dispatchpolicy.interfaces.rest;
 
 import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.application.monitoring.DenialRow;
+import io.dispatchpolicy.application.monitoring.HistoryPoint;
 import io.dispatchpolicy.application.monitoring.PolicySummary;
 import jakarta.enterprise.context.RequestScoped;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -41,5 +46,36 @@ public class SummaryResource {
     @Path("policies")
     public List<PolicySummary> policies() {
         return monitoring.policies();
+    }
+
+    /** A policy's admitted, completed and failed jobs per minute, as its page charts them (oldest first). */
+    @GET
+    @Path("policies/{name}/history")
+    public Response policyHistory(@PathParam("name") String name, @QueryParam("minutes") @DefaultValue("120") int minutes) {
+        return history(() -> monitoring.policyHistory(name, minutes), minutes);
+    }
+
+    /** As the policy's, for one partition (its id as in the console's links). */
+    @GET
+    @Path("partitions/{id: [0-9]+}/history")
+    public Response partitionHistory(@PathParam("id") long id, @QueryParam("minutes") @DefaultValue("120") int minutes) {
+        return history(() -> monitoring.partitionHistory(id, minutes), minutes);
+    }
+
+    /** Denial episodes within the last {@code seconds} (default an hour), newest first, as the Denials view shows them. */
+    @GET
+    @Path("denials")
+    public List<DenialRow> denials(@QueryParam("seconds") @DefaultValue("3600") long seconds, @QueryParam("policy") String policy,
+                                   @QueryParam("reason") String reason, @QueryParam("partition") String partition) {
+        return monitoring.denials(seconds, policy, reason, partition);
+    }
+
+    private static Response history(java.util.function.Supplier<List<HistoryPoint>> read, int minutes) {
+        if (minutes < 1 || minutes > Monitoring.HISTORY_MAX_MINUTES) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
+                    .entity(jakarta.json.Json.createObjectBuilder().add("error", "minutes is 1 to " + Monitoring.HISTORY_MAX_MINUTES)
+                            .build().toString()).build();
+        }
+        return Response.ok(read.get()).build();
     }
 }

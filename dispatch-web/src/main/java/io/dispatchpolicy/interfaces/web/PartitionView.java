@@ -48,6 +48,11 @@ public class PartitionView implements Serializable {
         return detail;
     }
 
+    /** The partition's admitted, completed and failed jobs per minute over the last {@link HistoryCharts#MINUTES}. */
+    public String getHistoryChart() {
+        return HistoryCharts.of(monitoring.partitionHistory(id, HistoryCharts.MINUTES));
+    }
+
     public void forceAdmit() {
         if (user.mayAct("force-admit jobs")) {
             ForcedAdmission result = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));

@@ -38,6 +38,11 @@ public class PoliciesView {
         return policies;
     }
 
+    /** The policy's admitted, completed and failed jobs per minute over the last {@link HistoryCharts#MINUTES}. */
+    public String historyChart(String policy) {
+        return HistoryCharts.of(monitoring.policyHistory(policy, HistoryCharts.MINUTES));
+    }
+
     public void pause(String policy) {
         if (user.mayAct("pause policies")) {
             control.pause(policy);

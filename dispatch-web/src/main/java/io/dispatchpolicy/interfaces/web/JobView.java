@@ -1,0 +1,69 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.jobs.JobControl;
+import io.dispatchpolicy.application.jobs.JobLife;
+import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+import java.util.function.LongFunction;
+
+/** One job's whole life ({@code job.xhtml?id=…}); stop, restart through the policy and discard for admins. */
+@Named
+@ViewScoped
+public class JobView implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    @Engine
+    transient JobControl jobs;
+
+    @Inject
+    ConsoleUser user;
+
+    private long id;
+    private transient JobLife life;
+    private transient boolean loaded;
+
+    public void load() {
+        life = jobs.life(id).orElse(null);
+        loaded = true;
+    }
+
+    public JobLife getLife() {
+        if (!loaded) {
+            load();
+        }
+        return life;
+    }
+
+    public void stop() {
+        act("stop jobs", jobs::stop);
+    }
+
+    public void restart() {
+        act("restart jobs", jobs::restart);
+    }
+
+    public void discard() {
+        act("discard jobs", jobs::discard);
+    }
+
+    private void act(String what, LongFunction<String> action) {
+        if (user.mayAct(what)) {
+            ConsoleUser.info(action.apply(id));
+            load();
+        }
+    }
+
+    public long getId() {
+        return id;
+    }
+
+    public void setId(long id) {
+        this.id = id;
+    }
+}

@@ -1,0 +1,133 @@
+package io.dispatchpolicy.interfaces.web;
+
+import io.dispatchpolicy.application.jobs.JobControl;
+import io.dispatchpolicy.application.jobs.JobQuery;
+import io.dispatchpolicy.application.jobs.JobRequestRefused;
+import io.dispatchpolicy.application.jobs.JobRow;
+import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.faces.application.FacesMessage;
+import jakarta.faces.context.FacesContext;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The Jobs view: find jobs by submission id, execution id, job name, partition or parameter. The search
+ * is in the address ({@code jobs.xhtml?by=partition&policy=p&value=k}), so a search can be bookmarked
+ * or linked from an alert; pages go back in time by keyset ({@code before}), newest first.
+ */
+@Named
+@ViewScoped
+public class JobsView implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    static final int PAGE = 50;
+
+    @Inject
+    @Engine
+    transient JobControl jobs;
+
+    @Inject
+    @Engine
+    transient Monitoring monitoring;
+
+    private String by = "submission";
+    private String value;
+    private String policy;
+    private long before;
+    private List<JobRow> found = List.of();
+    private boolean searched;
+
+    /** Runs the search in the address (view action). */
+    public void load() {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        try {
+            found = jobs.find(new JobQuery(JobQuery.by(by), value, policy, before, PAGE));
+            searched = true;
+        } catch (JobRequestRefused e) {
+            refused(e.getMessage());
+        } catch (RuntimeException e) {
+            // an EJB wraps an application exception only when it is not declared; unwrap what says why
+            Throwable cause = e;
+            while (cause.getCause() != null && !(cause instanceof JobRequestRefused)) {
+                cause = cause.getCause();
+            }
+            if (!(cause instanceof JobRequestRefused)) {
+                throw e;
+            }
+            refused(cause.getMessage());
+        }
+    }
+
+    private static void refused(String message) {
+        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
+    }
+
+    /** The search form: to the address of the search, so the result is bookmarkable. */
+    public String search() {
+        return "jobs?faces-redirect=true&by=" + enc(by) + "&value=" + enc(value) + (policy == null || policy.isBlank() ? ""
+                : "&policy=" + enc(policy));
+    }
+
+    /** The next (older) page's address. */
+    public String getOlder() {
+        return found.size() < PAGE ? null : "?by=" + enc(by) + "&value=" + enc(value)
+                + (policy == null ? "" : "&policy=" + enc(policy)) + "&before=" + found.get(found.size() - 1).submissionId();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8);
+    }
+
+    public List<JobRow> getFound() {
+        return found;
+    }
+
+    public boolean isSearched() {
+        return searched;
+    }
+
+    public List<String> getPolicyNames() {
+        return monitoring.policyNames();
+    }
+
+    public String getBy() {
+        return by;
+    }
+
+    public void setBy(String by) {
+        this.by = by == null || by.isBlank() ? "submission" : by;
+    }
+
+    public String getValue() {
+        return value;
+    }
+
+    public void setValue(String value) {
+        this.value = value;
+    }
+
+    public String getPolicy() {
+        return policy;
+    }
+
+    public void setPolicy(String policy) {
+        this.policy = policy;
+    }
+
+    public long getBefore() {
+        return before;
+    }
+
+    public void setBefore(long before) {
+        this.before = before;
+    }
+}
