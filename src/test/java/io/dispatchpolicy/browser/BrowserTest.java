@@ -9,6 +9,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 
 /** A browser test class: the application deployed as it ships, one headless Chromium for the class, screenshots kept. */
 @ExtendWith(ArquillianExtension.class)
@@ -26,6 +30,21 @@ abstract class BrowserTest {
     @BeforeAll
     static void startBrowser() {
         browser = Browser.start();
+    }
+
+    /** A statement on the test database (seeding what a test reads). */
+    static void sql(String sql, Object... args) throws SQLException {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    static Connection connect() throws SQLException {
+        return DriverManager.getConnection(System.getProperty("dispatch.test.db.url"),
+                System.getProperty("dispatch.test.db.user"), System.getProperty("dispatch.test.db.password"));
     }
 
     @AfterAll

@@ -1,22 +1,14 @@
 package io.dispatchpolicy.browser;
 
-import io.dispatchpolicy.it.Deployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,22 +21,13 @@ import static org.awaitility.Awaitility.await;
  * The console in a real headless Chromium (Debian's), against the deployed application: log in,
  * read engine state, act as an admin, be refused as a viewer, and see hostile partition keys as text.
  */
-@ExtendWith(ArquillianExtension.class)
-class ConsoleBrowserIT {
+class ConsoleBrowserIT extends BrowserTest {
 
     private static final String BASE = ConsolePages.BASE;
     private static final String XSS_KEY = "<script>window.xssRan=1</script>";
-    private static final Path SHOTS = Path.of(System.getProperty("dispatch.screenshots", "target/screenshots"));
-
-    private static Browser browser;
-
-    @Deployment(testable = false)
-    static EnterpriseArchive deployment() {
-        return Deployments.ear();
-    }
 
     @BeforeAll
-    static void seedAndStartBrowser() throws SQLException {
+    static void seed() throws SQLException {
         sql("INSERT INTO dispatch.partitions (policy_name, partition_key, pending_count, last_deny_reason, last_denied_at, "
                 + "next_eligible_at, last_checked_at) VALUES ('it-throttle', 'denied-tenant', 3, 'throttle_empty', now(), "
                 + "now() + interval '1 hour', now()) ON CONFLICT DO NOTHING");
@@ -65,14 +48,6 @@ class ConsoleBrowserIT {
         sql("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
                 + "('it-demote', 'browser-noisy', 1, date_trunc('second', now()) + interval '1 hour', 9) "
                 + "ON CONFLICT (policy_name, tenant, resolution_s, bucket_start) DO NOTHING");
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
     }
 
     private static WebDriver logIn(String user) {
@@ -240,19 +215,5 @@ class ConsoleBrowserIT {
                 return rs.next() && rs.getBoolean(1);
             }
         }
-    }
-
-    private static void sql(String sql, Object... args) throws SQLException {
-        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                s.setObject(i + 1, args[i]);
-            }
-            s.executeUpdate();
-        }
-    }
-
-    private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(System.getProperty("dispatch.test.db.url"),
-                System.getProperty("dispatch.test.db.user"), System.getProperty("dispatch.test.db.password"));
     }
 }

@@ -106,6 +106,45 @@ class JobsBrowserIT extends BrowserTest {
         browser.screenshot(SHOTS.resolve("job-restarted.png"));
     }
 
+    @Test
+    void historyChartsRenderSeededMinutesAndTheApiAnswersTheSame() throws Exception {
+        // three minutes ago: inside both charts' two hours, and a minute no test job lands in
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key) VALUES ('it-charted', 'charted') ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.partition_minutes (partition_id, minute, policy_name, admitted, completed, failed) "
+                + "SELECT id, date_trunc('minute', now()) - interval '3 minutes', policy_name, 917, 913, 4 FROM dispatch.partitions "
+                + "WHERE policy_name = 'it-charted' AND partition_key = 'charted' ON CONFLICT DO NOTHING");
+        String partitionId = partitionIdOf("charted");
+
+        WebDriver d = ConsolePages.logIn(browser, "admin");
+        d.get(ConsolePages.BASE + "partition.xhtml?id=" + partitionId);
+        ConsolePages.waitFor(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".partition-history canvas")));
+        assertThat(d.getPageSource()).containsPattern("\"label\":\"Admitted\",\"data\":\\[[0-9,]*917")
+                .containsPattern("\"label\":\"Failed\",\"data\":\\[[0-9,]*4(,0)+\\]");
+        browser.screenshot(SHOTS.resolve("partition-history.png"));
+        d.get(ConsolePages.BASE + "policies.xhtml");
+        ConsolePages.waitFor(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".policy-history canvas")));
+        assertThat(d.getPageSource()).containsPattern("\"label\":\"Completed\",\"data\":\\[[0-9,]*913");
+        browser.screenshot(SHOTS.resolve("policies-history.png"));
+
+        String partition = api("partitions/" + partitionId + "/history?minutes=120");
+        assertThat(Pattern.compile("\"minute\"").matcher(partition).results().count()).isEqualTo(120);
+        assertThat(partition).contains("\"admitted\":917").contains("\"completed\":913").contains("\"failed\":4");
+        assertThat(api("policies/it-charted/history?minutes=10")).contains("\"admitted\":917");
+        assertThat(get("policies/it-charted/history?minutes=0", "admin").statusCode()).isEqualTo(400);
+    }
+
+    private static String partitionIdOf(String key) throws java.sql.SQLException {
+        try (java.sql.Connection c = connect();
+             java.sql.PreparedStatement s = c.prepareStatement("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-charted' "
+                     + "AND partition_key = ?")) {
+            s.setString(1, key);
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
     private static List<Long> tableIds(WebDriver d) {
         ConsolePages.waitFor(d).until(ExpectedConditions.presenceOfElementLocated(By.id("jobs:table")));
         return d.findElements(By.cssSelector("#jobs\\:table a.job-link")).stream().map(a -> Long.parseLong(a.getText().strip())).toList();

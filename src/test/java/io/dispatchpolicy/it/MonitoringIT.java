@@ -1,6 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.application.AdmissionService;
+import io.dispatchpolicy.application.HistoryRecorder;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.monitoring.DenialRow;
 import io.dispatchpolicy.application.monitoring.HistoryPoint;
@@ -29,6 +30,9 @@ class MonitoringIT extends EngineTest {
 
     @Inject
     AdmissionService admission;
+
+    @Inject
+    HistoryRecorder history;
 
     @Inject
     Monitoring monitoring;
@@ -112,8 +116,11 @@ class MonitoringIT extends EngineTest {
         ticks.iterate();
         assertThat(admitted("it-history", "h1")).isEqualTo(4);
         long h1 = partitionId("it-history", "h1");
-        await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
-                "SELECT coalesce(sum(completed + failed), 0) FROM dispatch.partition_minutes WHERE partition_id = ?", h1) == 4);
+        // counted as they commit, written by the maintenance thread every few seconds (or now)
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            history.flush();
+            return db.count("SELECT coalesce(sum(completed + failed), 0) FROM dispatch.partition_minutes WHERE partition_id = ?", h1) == 4;
+        });
 
         List<HistoryPoint> policy = monitoring.policyHistory("it-history", 5);
         assertThat(policy).hasSize(5);

@@ -42,6 +42,12 @@ public class TestPolicies {
         return byTenantWith("it-history").build();
     }
 
+    /** The history charts' browser test: only seeded minutes, no job ever runs. */
+    @Produces
+    Policy charted() {
+        return byTenantWith("it-charted").build();
+    }
+
     /** The Jobs view's test: jobs found by each key, and their lives. */
     @Produces
     Policy jobs() {

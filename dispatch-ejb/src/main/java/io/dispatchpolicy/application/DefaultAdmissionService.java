@@ -63,6 +63,9 @@ public class DefaultAdmissionService implements AdmissionService {
     EngineMetrics metrics;
 
     @Inject
+    HistoryRecorder history;
+
+    @Inject
     PartitionRepository partitions;
 
     @Inject
@@ -128,6 +131,7 @@ public class DefaultAdmissionService implements AdmissionService {
                 null);
         admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
         metrics.admittedOnCommit(lock.get().policyName(), lock.get().lane(), List.of(job.get()));
+        history.admittedOnCommit(due.partitionId(), lock.get().policyName(), 1);
         return true;
     }
 
@@ -300,6 +304,7 @@ public class DefaultAdmissionService implements AdmissionService {
         if (!admitted.isEmpty()) {
             admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
             metrics.admittedOnCommit(locked.policyName(), locked.lane(), jobs);
+            history.admittedOnCommit(partitionId, locked.policyName(), admitted.size());
         }
         return admitted.size();
     }

@@ -39,6 +39,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     EngineMetrics metrics;
 
     @Inject
+    HistoryRecorder history;
+
+    @Inject
     InflightRepository inflight;
 
     @Inject
@@ -82,6 +85,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         InflightRepository.Finished f = row.get();
         if (f.policyName() != null) {
             metrics.finishedOnCommit(f.policyName(), status.name());
+            history.finishedOnCommit(f.partitionId(), f.policyName(), status.name());
         }
         if (f.woke()) {
             signal.workArrivesOnCommit();

@@ -19,7 +19,7 @@ public class AdmissionRepository {
 
     // One round trip per admitted partition: the submission-to-execution rows (a restart after a crash
     // keeps its submission id and moves it to the new execution; what its first staging knew stays, for
-    // the Jobs view), the partition's admissions of this minute (its history), the in-flight rows owned by this node,
+    // the Jobs view), the in-flight rows owned by this node,
     // the partition's counters and decayed admits, and the gate state on its key's gate row (the
     // partition itself outside lanes).
     private static final String RECORD = """
@@ -47,11 +47,6 @@ public class AdmissionRepository {
                                                     admitted_at, priority, attempt)
                 SELECT b.execution_id, b.submission_id, args.partition_id, args.gate_id, args.lane, args.policy, args.node,
                        clock_timestamp(), b.priority, b.attempt FROM batch b, args),
-            minute AS (
-                INSERT INTO dispatch.partition_minutes AS h (partition_id, minute, policy_name, admitted)
-                SELECT args.partition_id, date_trunc('minute', clock_timestamp()), args.policy, args.admitted FROM args
-                 WHERE args.admitted > 0
-                ON CONFLICT (partition_id, minute) DO UPDATE SET admitted = h.admitted + EXCLUDED.admitted),
             gate AS (
                 UPDATE dispatch.partitions g
                    SET gate_state = coalesce(args.gate_state, g.gate_state),

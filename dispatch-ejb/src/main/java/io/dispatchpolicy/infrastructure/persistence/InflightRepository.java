@@ -28,7 +28,7 @@ public class InflightRepository {
     // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
     // The key's partitions (every lane) that were waiting out a full-backoff become eligible at once: the
     // slot they waited for is free (only such rows are locked here, and they are not being admitted, so
-    // this waits on no admission). The end is added to the partition's history of this minute.
+    // this waits on no admission).
     // The row goes only when JBeret's record holds the end the runner reached: a runner whose last
     // write was lost (a connection the database restart broke) leaves its row to reconcile, which
     // writes the end back and settles it, instead of freeing the slot of an execution still STARTED
@@ -41,13 +41,6 @@ public class InflightRepository {
                           priority, attempt),
             gate AS (
                 SELECT g.id, g.policy_name, g.partition_key, g.context FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
-            minute AS (
-                INSERT INTO dispatch.partition_minutes AS h (partition_id, minute, policy_name, completed, failed)
-                SELECT gone.partition_id, date_trunc('minute', clock_timestamp()), gate.policy_name,
-                       CASE WHEN ?::text = 'COMPLETED' THEN 1 ELSE 0 END, CASE WHEN ?::text = 'FAILED' THEN 1 ELSE 0 END
-                  FROM gone JOIN gate ON true
-                ON CONFLICT (partition_id, minute) DO UPDATE
-                   SET completed = h.completed + EXCLUDED.completed, failed = h.failed + EXCLUDED.failed),
             woken AS (
                 UPDATE dispatch.partitions w SET next_eligible_at = NULL
                   FROM gate
@@ -163,8 +156,6 @@ public class InflightRepository {
         return jdbc.query(FINISHED, (c, st) -> {
                     st.setLong(1, executionId);
                     st.setString(2, recordedStatus);
-                    st.setString(3, recordedStatus);
-                    st.setString(4, recordedStatus);
                 },
                 rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
                         rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.interfaces.schedule;
 
+import io.dispatchpolicy.application.HistoryRecorder;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
@@ -91,6 +92,9 @@ public class NodeLifecycle {
     @EJB
     Sweeper sweeper;
 
+    @Inject
+    HistoryRecorder history;
+
     @EJB
     ScheduleWatchdog scheduleWatchdog;
 
@@ -156,6 +160,7 @@ public class NodeLifecycle {
         long nextRecovery = now + FIRST_RECOVERY_MS;
         long nextSweep = now + sweep;
         long nextAging = now + AGING_INTERVAL_MS;
+        long nextHistory = now + HistoryRecorder.FLUSH_EVERY_MS;
         long watchdog = settings.scheduleWatchdogInterval().toMillis();
         long nextWatchdog = now + FIRST_RECOVERY_MS; // declared schedules get their first occurrence at boot
         while (!stopping) {
@@ -186,6 +191,10 @@ public class NodeLifecycle {
                     nextWatchdog = now + watchdog;
                     attempt("schedule watchdog", scheduleWatchdog::pass);
                 }
+                if (now >= nextHistory) {
+                    nextHistory = now + HistoryRecorder.FLUSH_EVERY_MS;
+                    attempt("history", history::flush);
+                }
                 if (now >= nextSweep) {
                     nextSweep = now + sweep;
                     attempt("sweep", () -> {
@@ -195,7 +204,8 @@ public class NodeLifecycle {
                     });
                 }
             }
-            long wait = Math.min(Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging), nextWatchdog)
+            long wait = Math.min(Math.min(Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging), nextWatchdog),
+                    nextHistory)
                     - System.currentTimeMillis();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(wait, 1_000))));
         }
@@ -254,7 +264,13 @@ public class NodeLifecycle {
                 // ended meanwhile, or the server's own shutdown stopped it first
             }
         }
-        if (!runners.awaitDrained(STOP_WAIT)) {
+        boolean drained = runners.awaitDrained(STOP_WAIT);
+        try {
+            history.flush(); // the last seconds' counts, ends included
+        } catch (RuntimeException e) {
+            LOG.info(() -> "The last seconds of history were not written: " + e.getMessage());
+        }
+        if (!drained) {
             liveness.close();
             LOG.info(() -> "Stopping with " + runners.runningNow().size() + " job(s) still running past " + STOP_WAIT
                     .toSeconds() + " s; they are recovered as this boot's liveness lock is gone");
