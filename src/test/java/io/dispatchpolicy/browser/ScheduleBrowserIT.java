@@ -11,7 +11,6 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -229,10 +228,5 @@ class ScheduleBrowserIT extends BrowserTest {
                 return rs.next() ? rs.getLong(1) : -1;
             }
         }
-    }
-
-    private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(System.getProperty("dispatch.test.db.url"),
-                System.getProperty("dispatch.test.db.user"), System.getProperty("dispatch.test.db.password"));
     }
 }

@@ -1,5 +1,7 @@
 package io.dispatchpolicy.it;
 
+import io.dispatchpolicy.application.jobs.JobQuery;
+import io.dispatchpolicy.infrastructure.persistence.JobsRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.json.Json;
@@ -12,7 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -171,6 +175,53 @@ class PlanShapeIT extends SystemTest {
             for (JsonValue child : node.getJsonArray("Plans")) {
                 collect(child.asJsonObject(), found);
             }
+        }
+    }
+
+    /**
+     * The Jobs view among 100,000 executions (issue 15): each key's page is read off an index — the
+     * admitted side never scans the admissions or JBeret's tables.
+     */
+    @Test
+    void theJobsViewReadsAPageOffIndexesAmongAHundredThousandExecutions() {
+        repositoryIndexes.ensure();
+        db.update("INSERT INTO job_instance (version, jobname, applicationname) SELECT 1, 'plan-job-' || (g % 100), 'plan' "
+                + "FROM generate_series(1, 100000) g");
+        db.update("INSERT INTO job_execution (jobinstanceid, version, createtime, batchstatus, exitstatus, jobparameters) "
+                + "SELECT jobinstanceid, 1, now(), 'COMPLETED', 'COMPLETED', 'tenant = t' || (jobinstanceid % 1000) || E'\\n' "
+                + "|| 'order = plan-' || jobinstanceid || E'\\n' FROM job_instance WHERE applicationname = 'plan'");
+        db.update("INSERT INTO dispatch.admissions (submission_id, execution_id, partition_id, admitted_at) "
+                + "SELECT 9000000000000000 + e.jobexecutionid, e.jobexecutionid, p.id, now() FROM job_execution e "
+                + "JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid AND i.applicationname = 'plan' "
+                + "JOIN dispatch.partitions p ON p.policy_name = ? AND p.partition_key = 'p' || (1 + e.jobexecutionid % 2000)", POLICY);
+        try {
+            db.update("ANALYZE job_instance");
+            db.update("ANALYZE job_execution");
+            db.update("ANALYZE dispatch.admissions");
+            long before = Long.MAX_VALUE;
+            long anOrder = db.count("SELECT max(jobinstanceid) FROM job_instance WHERE applicationname = 'plan'");
+            Map<String, String> plans = new LinkedHashMap<>();
+            plans.put("partition", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.PARTITION),
+                    POLICY, "p7", before, 50, POLICY, "p7", before, 50, POLICY, "p7", before, 50, 50));
+            plans.put("job", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.JOB),
+                    "plan-job-7", before, 50, "plan-job-7", before, 50, "plan-job-7", before, 50, 50));
+            plans.put("parameter", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.PARAMETER),
+                    "order", "plan-" + anOrder, before, 50, "order = plan-" + anOrder, before, 50, "order = plan-" + anOrder, before, 50, 50));
+            long execution = db.count("SELECT max(jobexecutionid) FROM job_execution");
+            plans.put("execution", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.EXECUTION),
+                    execution, before, 50, execution, before, 50, execution, before, 50, 50));
+            plans.forEach((key, plan) -> {
+                List<JsonObject> admittedSide = scans(plan).stream().filter(n -> List.of("admissions", "job_execution", "job_instance")
+                        .contains(n.getString("Relation Name"))).toList();
+                assertThat(admittedSide).as(key + ": " + plan).isNotEmpty()
+                        .noneMatch(n -> n.getString("Node Type").equals("Seq Scan"));
+                assertThat(admittedSide.stream().mapToLong(PlanShapeIT::read).sum())
+                        .as("rows " + key + "'s page read among 100,000 executions: " + plan).isLessThanOrEqualTo(2_000);
+            });
+        } finally {
+            db.update("DELETE FROM dispatch.admissions WHERE submission_id > 9000000000000000");
+            db.update("DELETE FROM job_execution e USING job_instance i WHERE i.jobinstanceid = e.jobinstanceid AND i.applicationname = 'plan'");
+            db.update("DELETE FROM job_instance WHERE applicationname = 'plan'");
         }
     }
 

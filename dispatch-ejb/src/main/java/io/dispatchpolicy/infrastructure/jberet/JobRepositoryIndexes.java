@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
  * The indexes JBeret's own queries need and its DDL lacks: a job instance's executions
  * ({@code JOB_EXECUTION.JOBINSTANCEID}: restarts, retries, the latest execution of an instance), an
  * execution's steps ({@code STEP_EXECUTION.JOBEXECUTIONID}: every restart and status read) and a step's
- * partitions; and the Jobs view's lookups: instances by job name, executions by a parameter (JBeret
+ * partitions; and the Jobs view's lookup of executions by a parameter (JBeret
  * stores parameters as {@code key = value} lines, so the lines' array is indexed, ADR 0017). Without them each of those reads scans a table that only grows, and admission slows as
  * executions accumulate. JBeret creates its tables itself, on first use, so they cannot come from our
  * migrations: the engine creates the indexes at boot, after checking the tables are there, under an
@@ -26,7 +26,6 @@ public class JobRepositoryIndexes {
                 CREATE INDEX IF NOT EXISTS dispatch_job_execution_instance_idx ON job_execution (jobinstanceid);
                 CREATE INDEX IF NOT EXISTS dispatch_step_execution_execution_idx ON step_execution (jobexecutionid);
                 CREATE INDEX IF NOT EXISTS dispatch_partition_execution_step_idx ON partition_execution (stepexecutionid);
-                CREATE INDEX IF NOT EXISTS dispatch_job_instance_name_idx ON job_instance (jobname, jobinstanceid);
                 CREATE INDEX IF NOT EXISTS dispatch_job_execution_parameters_idx ON job_execution
                     USING gin (string_to_array(jobparameters, E'\n'));
             END

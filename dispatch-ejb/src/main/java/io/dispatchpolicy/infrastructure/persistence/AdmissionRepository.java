@@ -28,20 +28,20 @@ public class AdmissionRepository {
                        ?::int AS taken, ?::int AS admitted, ?::jsonb AS gate_state, ?::float8 AS decayed,
                        ?::bigint AS decayed_at, ?::bigint AS full_at, ?::text AS wait_reason, ?::bigint AS wait_ms),
             batch AS (
-                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[])
-                       AS b(submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms)),
+                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[])
+                       AS b(submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
-                                                 staged_at, submitted_by, priority, due_at)
+                                                 staged_at, submitted_by, priority, due_at, job_name)
                 SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt, args.node,
-                       to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0)
+                       to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name
                   FROM batch b, args
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
                        node_id = EXCLUDED.node_id, staged_at = coalesce(a.staged_at, EXCLUDED.staged_at),
                        submitted_by = coalesce(a.submitted_by, EXCLUDED.submitted_by),
                        priority = coalesce(a.priority, EXCLUDED.priority),
-                       due_at = coalesce(a.due_at, EXCLUDED.due_at)),
+                       due_at = coalesce(a.due_at, EXCLUDED.due_at), job_name = EXCLUDED.job_name),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
                                                     admitted_at, priority, attempt)
@@ -122,6 +122,7 @@ public class AdmissionRepository {
             st.setArray(18, Jdbc.longs(c, jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList()));
             st.setArray(19, Jdbc.texts(c, jobs.stream().map(StagedJob::submittedBy).toList()));
             st.setArray(20, Jdbc.longs(c, jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList()));
+            st.setArray(21, Jdbc.texts(c, jobs.stream().map(StagedJob::jobName).toList()));
         });
     }
 

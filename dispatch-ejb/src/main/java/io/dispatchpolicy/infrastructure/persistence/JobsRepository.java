@@ -19,7 +19,8 @@ import java.util.Optional;
  * The Jobs view's reads. A job is in exactly one of three places: staged ({@code staged_jobs}: waiting,
  * scheduled, parked, or a restart waiting), dead ({@code dead_jobs}), or admitted ({@code admissions},
  * which also keeps the submission of a staged restart or a dead job: those rows are left out of the
- * admitted branch). Each branch is a keyset page off an index (the key's own, then the submission id),
+ * admitted branch). Each branch is a keyset page off an index (the key's own, then the submission id:
+ * {@code admissions (partition_id | job_name, submission_id)}, JBeret's parameter lines for a parameter),
  * so a page costs the same on the millionth job as on the first.
  */
 @ApplicationScoped
@@ -39,7 +40,8 @@ public class JobsRepository {
                  WHERE (%2$s) AND d.submission_id < ?
                  ORDER BY d.submission_id DESC LIMIT ?),
             admitted AS (
-                SELECT a.submission_id, 'ADMITTED', a.partition_id, i.jobname, a.execution_id, a.staged_at, a.admitted_at
+                SELECT a.submission_id, 'ADMITTED', a.partition_id, coalesce(a.job_name, i.jobname), a.execution_id, a.staged_at,
+                       a.admitted_at
                   FROM dispatch.admissions a
                   JOIN job_execution e ON e.jobexecutionid = a.execution_id
                   JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid
@@ -96,9 +98,14 @@ public class JobsRepository {
     @Inject
     Jdbc jdbc;
 
+    /** The search statement of a key, for tests that assert its plan. */
+    public static String findSql(JobQuery.By by) {
+        String[] where = conditions(by);
+        return FIND.formatted(where[0], where[1], where[2]);
+    }
+
     public List<JobRow> find(JobQuery q) {
-        String[] where = conditions(q.by());
-        String sql = FIND.formatted(where[0], where[1], where[2]);
+        String sql = findSql(q.by());
         return jdbc.query(sql, (c, st) -> {
             int i = 1;
             for (int branch = 0; branch < 3; branch++) {
@@ -117,7 +124,7 @@ public class JobsRepository {
             case SUBMISSION -> new String[] {"s.id = ?", "d.submission_id = ?", "a.submission_id = ?"};
             case EXECUTION -> new String[] {"s.restart_of IN " + EXECUTIONS_OF, "d.execution_id IN " + EXECUTIONS_OF,
                     "e.jobinstanceid = " + INSTANCE_OF};
-            case JOB -> new String[] {"s.job_name = ?", "d.job_name = ?", "i.jobname = ?"};
+            case JOB -> new String[] {"s.job_name = ?", "d.job_name = ?", "a.job_name = ?"};
             case PARTITION -> new String[] {"s.partition_id IN " + PARTITIONS_OF, "d.partition_id IN " + PARTITIONS_OF,
                     "a.partition_id IN " + PARTITIONS_OF};
             case PARAMETER -> new String[] {"s.job_parameters @> jsonb_build_object(?::text, ?::text)",
