@@ -77,16 +77,16 @@ public class DefaultJobControl implements JobControl {
         String parameters = executions.parameters();
         java.time.Instant diedAt = null;
         if ("STAGED".equals(job.state())) {
-            Optional<Object[]> staged = jobs.staged(submissionId);
+            Optional<JobsRepository.Staged> staged = jobs.staged(submissionId);
             if (staged.isPresent()) {
-                Object[] s = staged.get();
-                submittedBy = submittedBy != null ? submittedBy : (String) s[0];
-                priority = (Integer) s[1];
-                dueAt = (java.time.Instant) s[2];
-                attempt = (Integer) s[3];
-                waiting = (String) s[4];
-                error = (String) s[5];
-                parameters = (String) s[6];
+                JobsRepository.Staged s = staged.get();
+                submittedBy = submittedBy != null ? submittedBy : s.submittedBy();
+                priority = s.priority();
+                dueAt = s.dueAt();
+                attempt = s.attempt();
+                waiting = s.waiting();
+                error = s.lastError();
+                parameters = s.parameters();
             }
         } else if ("DEAD".equals(job.state())) {
             Optional<JobsRepository.Dead> d = jobs.dead(submissionId);

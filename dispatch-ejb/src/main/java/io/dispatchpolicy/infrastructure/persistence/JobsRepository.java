@@ -155,9 +155,14 @@ public class JobsRepository {
     }
 
     /** What a staged job's page shows beyond its row: who, priority, due, attempt, where it waits, error, parameters. */
-    public Optional<Object[]> staged(long submissionId) {
-        return jdbc.query(STAGED_LIFE, (c, st) -> st.setLong(1, submissionId), rs -> new Object[] {rs.getString(1), rs.getInt(2),
-                Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7)}).stream().findFirst();
+    public Optional<Staged> staged(long submissionId) {
+        return jdbc.query(STAGED_LIFE, (c, st) -> st.setLong(1, submissionId), rs -> new Staged(rs.getString(1), rs.getInt(2),
+                Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7))).stream().findFirst();
+    }
+
+    /** A staged job's page data: who, priority, due, attempt, waiting / scheduled / parked, its error, its parameters (JSON). */
+    public record Staged(String submittedBy, int priority, java.time.Instant dueAt, int attempt, String waiting, String lastError,
+                         String parameters) {
     }
 
     /** The partition of a staged job; empty when it is not staged (any more). */
