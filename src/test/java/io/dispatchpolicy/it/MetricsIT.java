@@ -56,7 +56,8 @@ class MetricsIT extends EngineTest {
         try {
             Scrape before = Scrape.now();
 
-            assertThat(ticks.iterate().admitted()).isZero();
+            ticks.iterate();
+            assertThat(admitted(CAPPED, "c1")).as("its one slot is taken").isZero();
             sampler.sampleNow();
 
             Scrape after = Scrape.now();

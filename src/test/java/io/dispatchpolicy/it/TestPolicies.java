@@ -283,11 +283,11 @@ public class TestPolicies {
         return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
     }
 
-    /** One slot, but retries go straight to JBeret (two seconds after the failure). */
+    /** One slot, but retries go straight to JBeret (five seconds after the failure). */
     @Produces
     Policy bypassRetry() {
         return byTenantWith("it-bypass-retry").gate(Gate.concurrency(1)).retryStrategy(RetryStrategy.BYPASS)
-                .retry(Retries.fixed(Duration.ofSeconds(2)).maxRetries(1)).build();
+                .retry(Retries.fixed(Duration.ofSeconds(5)).maxRetries(1)).build();
     }
 
     /** Three at a time per tenant, admitted by the node's own tick workers (ConcurrentTickIT). */
