@@ -47,4 +47,8 @@ public class ConsoleUser {
     static void info(String text) {
         FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_INFO, text, null));
     }
+
+    static void error(String text) {
+        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, text, null));
+    }
 }

@@ -2,6 +2,7 @@ package io.dispatchpolicy.interfaces.web;
 
 import io.dispatchpolicy.application.jobs.JobControl;
 import io.dispatchpolicy.application.jobs.JobLife;
+import io.dispatchpolicy.application.jobs.JobRequestRefused;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
@@ -53,10 +54,15 @@ public class JobView implements Serializable {
     }
 
     private void act(String what, LongFunction<String> action) {
-        if (user.mayAct(what)) {
-            ConsoleUser.info(action.apply(id));
-            load();
+        if (!user.mayAct(what)) {
+            return;
         }
+        try {
+            ConsoleUser.info(action.apply(id));
+        } catch (JobRequestRefused e) {
+            ConsoleUser.error(e.getMessage());
+        }
+        load();
     }
 
     public long getId() {

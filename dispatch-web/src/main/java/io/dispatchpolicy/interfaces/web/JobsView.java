@@ -6,8 +6,6 @@ import io.dispatchpolicy.application.jobs.JobRequestRefused;
 import io.dispatchpolicy.application.jobs.JobRow;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.interfaces.engine.Engine;
-import jakarta.faces.application.FacesMessage;
-import jakarta.faces.context.FacesContext;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -53,22 +51,8 @@ public class JobsView implements Serializable {
             found = jobs.find(new JobQuery(JobQuery.by(by), value, policy, before, PAGE));
             searched = true;
         } catch (JobRequestRefused e) {
-            refused(e.getMessage());
-        } catch (RuntimeException e) {
-            // an EJB wraps an application exception only when it is not declared; unwrap what says why
-            Throwable cause = e;
-            while (cause.getCause() != null && !(cause instanceof JobRequestRefused)) {
-                cause = cause.getCause();
-            }
-            if (!(cause instanceof JobRequestRefused)) {
-                throw e;
-            }
-            refused(cause.getMessage());
+            ConsoleUser.error(e.getMessage()); // an application exception: it reaches the view as thrown
         }
-    }
-
-    private static void refused(String message) {
-        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, message, null));
     }
 
     /** The search form: to the address of the search, so the result is bookmarkable. */
