@@ -34,18 +34,31 @@ class AdmissionTogetherIT extends EngineTest {
     @Test
     void smallPartitionsAreAdmittedInOneTransaction() {
         List<String> keys = List.of("h1", "h2", "h3");
-        List<long[]> staged = keys.stream().map(k -> stage(POLICY, k, 1)).toList();
+        // one, two and three jobs: the group's one bookkeeping statement must give each partition its own
+        List<long[]> staged = new java.util.ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            staged.add(stage(POLICY, keys.get(i), i + 1));
+        }
 
-        assertThat(ticks.iterate().admitted()).isEqualTo(3);
+        assertThat(ticks.iterate().admitted()).isEqualTo(6);
 
         Object transaction = AdmissionFault.transactionsOf(POLICY, "h1").get(0);
-        for (String key : keys) {
-            assertThat(admitted(POLICY, key)).isEqualTo(1);
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            assertThat(admitted(POLICY, key)).as(key).isEqualTo(i + 1);
+            assertThat(column("pending_count", POLICY, key)).as(key).isEqualTo("0");
             assertThat(AdmissionFault.transactionsOf(POLICY, key)).as(key).containsExactly(transaction);
+            long partition = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?", POLICY, key);
+            List<String> admittedHere = db.strings("SELECT submission_id::text FROM dispatch.admissions WHERE partition_id = ? "
+                    + "ORDER BY submission_id", partition);
+            assertThat(admittedHere).as(key).containsExactlyElementsOf(
+                    java.util.Arrays.stream(staged.get(i)).sorted().mapToObj(Long::toString).toList());
         }
         for (long[] ids : staged) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.status(ids[0]).state() == SubmissionStatus.State.ADMITTED
-                    && Runs.of(dispatch.status(ids[0]).executionId().orElseThrow()) == 1);
+            for (long id : ids) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.status(id).state() == SubmissionStatus.State.ADMITTED
+                        && Runs.of(dispatch.status(id).executionId().orElseThrow()) == 1);
+            }
         }
     }
 

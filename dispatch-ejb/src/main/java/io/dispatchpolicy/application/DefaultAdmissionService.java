@@ -37,6 +37,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,11 +128,8 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
-        admissions.record(admitting(due.partitionId(), lock.get()), node.id(), List.of(admitted), List.of(job.get()), 0, null, null, 0, null,
-                null);
-        admitting.fire(new JobsAdmitting(lock.get().policyName(), lock.get().partitionKey(), List.of(admitted)));
-        metrics.admittedOnCommit(lock.get().policyName(), lock.get().lane(), List.of(job.get()));
-        history.admittedOnCommit(due.partitionId(), lock.get().policyName(), 1);
+        record(List.of(new Admission(lock.get(), new AdmissionRepository.Recording(admitting(due.partitionId(), lock.get()),
+                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null))));
         return true;
     }
 
@@ -169,7 +167,8 @@ public class DefaultAdmissionService implements AdmissionService {
     @Override
     public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit) {
         Optional<LockedPartition> lock = partitions.lock(partition.id());
-        return lock.isEmpty() ? AdmissionOutcome.SKIPPED : admitLocked(partition.id(), lock.get(), policy, limit);
+        return lock.isEmpty() ? AdmissionOutcome.SKIPPED
+                : admitLocked(Map.of(partition.id(), lock.get()), policy, limit).get(partition.id());
     }
 
     @Override
@@ -180,65 +179,115 @@ public class DefaultAdmissionService implements AdmissionService {
             throw new IllegalArgumentException("Only partitions outside lanes of a policy without a capacity are admitted together");
         }
         Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
-        List<AdmissionOutcome> outcomes = new ArrayList<>(claimed.size());
-        for (ClaimedPartition p : claimed) {
-            LockedPartition l = locked.get(p.id());
-            outcomes.add(l == null ? AdmissionOutcome.SKIPPED : admitLocked(p.id(), l, policy, limit));
+        Map<Long, LockedPartition> inOrder = new LinkedHashMap<>();
+        claimed.stream().filter(p -> locked.containsKey(p.id())).forEach(p -> inOrder.put(p.id(), locked.get(p.id())));
+        Map<Long, AdmissionOutcome> outcomes = admitLocked(inOrder, policy, limit);
+        return claimed.stream().map(p -> outcomes.getOrDefault(p.id(), AdmissionOutcome.SKIPPED)).toList();
+    }
+
+    /**
+     * The gates, then the jobs they allow, of partitions whose rows (and their keys' gate rows) this
+     * transaction holds: each partition's gates in Java, then one statement takes every partition's jobs,
+     * JBeret's rows for each job, and one statement records them all — the statements of a group admitted
+     * together are paid per group, not per partition (ADR 0016).
+     *
+     * @return each partition's outcome
+     */
+    private Map<Long, AdmissionOutcome> admitLocked(Map<Long, LockedPartition> locked, EffectivePolicy policy, int limit) {
+        Map<Long, AdmissionOutcome> outcomes = new HashMap<>();
+        Map<Long, Allowed> allowed = new LinkedHashMap<>();
+        for (Map.Entry<Long, LockedPartition> e : locked.entrySet()) {
+            Allowed a = allow(e.getValue(), policy, limit);
+            if (a.outcome() != null) {
+                outcomes.put(e.getKey(), a.outcome());
+            } else {
+                allowed.put(e.getKey(), a);
+            }
         }
+        if (allowed.isEmpty()) {
+            return outcomes;
+        }
+        Map<Long, Integer> limits = new LinkedHashMap<>();
+        allowed.forEach((id, a) -> limits.put(id, a.jobs()));
+        Map<Long, List<StagedJob>> taken = take(limits);
+        List<Admission> admissions = new ArrayList<>();
+        for (Map.Entry<Long, Allowed> e : allowed.entrySet()) {
+            long partitionId = e.getKey();
+            Allowed a = e.getValue();
+            List<StagedJob> jobs = taken.getOrDefault(partitionId, List.of());
+            if (jobs.isEmpty()) {
+                outcomes.put(partitionId, AdmissionOutcome.SKIPPED);
+                continue;
+            }
+            seedAdaptive(a.locked().gateId(), a.gates());
+            Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
+            charged.putAll(a.evaluation().charged(jobs.size()));
+            // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
+            // off in this transaction: its jobs start only after the commit, so each one that ends finds the
+            // backed-off row and wakes it. Written later (with the iteration's denials), the backoff could land
+            // after the last of them had ended, and the partition would sit out its full-backoff with free slots.
+            GatePipeline.Evaluation next = GatePipeline.evaluate(a.gates(), charged, a.adaptiveStates(), a.inFlight() + jobs.size(),
+                    a.locked().nowMillis(), 1);
+            AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
+                    : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
+            Admission admission = prepare(partitionId, a.locked(), policy, jobs, GateStateCodec.writeBuckets(charged),
+                    bucketsFullAt(a.gates(), charged), waiting);
+            admissions.add(admission);
+            outcomes.put(partitionId, AdmissionOutcome.admitted(admission.recording().admitted().size()));
+        }
+        record(admissions);
         return outcomes;
     }
 
-    /** The gates, then the jobs they allow, of a partition whose row (and its key's gate row) this transaction holds. */
-    private AdmissionOutcome admitLocked(long partitionId, LockedPartition locked, EffectivePolicy policy, int limit) {
+    /**
+     * What a partition's gates allow it to take now, or its outcome when they allow nothing. The capacity,
+     * when the policy has one, is locked and counted here, after the partition's lock (every admission
+     * locks in this order) and only when the gates allow: it is held for the rest of the transaction,
+     * which admits only this partition (partitions of a policy with a capacity are not admitted together).
+     */
+    private Allowed allow(LockedPartition locked, EffectivePolicy policy, int limit) {
         if (locked.paused()) {
-            return AdmissionOutcome.SKIPPED;
+            return Allowed.not(AdmissionOutcome.SKIPPED);
         }
         int wanted = Math.min(limit, locked.pending());
         if (wanted <= 0) {
-            return AdmissionOutcome.SKIPPED;
+            return Allowed.not(AdmissionOutcome.SKIPPED);
         }
         List<ResolvedGate> gates;
         try {
             gates = policy.resolveGates(JsonCodec.readScalars(locked.contextJson()));
         } catch (GateParameterException e) {
-            return AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF);
+            return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
         }
         long inFlight = policy.countsInFlight() ? inflight.count(locked.gateId()) : 0;
         Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
         Map<String, AdaptiveCap.State> adaptiveStates = policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId());
         GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets, adaptiveStates, inFlight, locked.nowMillis(), wanted);
         if (evaluation.admit() == 0) {
-            return AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter());
+            return Allowed.not(AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter()));
         }
         int allowed = evaluation.admit();
         if (policy.capacity().isPresent()) {
-            // after the partition's lock (every admission locks in this order) and only when the gates
-            // allow: the capacity lock is held for the rest of this transaction
             long free = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
             if (free <= 0) {
-                return AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO);
+                return Allowed.not(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
             }
             allowed = (int) Math.min(allowed, free);
         }
+        return new Allowed(null, locked, allowed, gates, inFlight, buckets, adaptiveStates, evaluation);
+    }
 
-        List<StagedJob> jobs = take(partitionId, allowed);
-        if (jobs.isEmpty()) {
-            return AdmissionOutcome.SKIPPED;
+    /** A partition's gates' verdict before its jobs are taken: how many it may take, or its outcome. */
+    private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, List<ResolvedGate> gates, long inFlight,
+                           Map<String, TokenBucket.State> buckets, Map<String, AdaptiveCap.State> adaptiveStates,
+                           GatePipeline.Evaluation evaluation) {
+        static Allowed not(AdmissionOutcome outcome) {
+            return new Allowed(outcome, null, 0, null, 0, null, null, null);
         }
-        seedAdaptive(locked.gateId(), gates);
-        Map<String, TokenBucket.State> charged = new HashMap<>(buckets);
-        charged.putAll(evaluation.charged(jobs.size()));
-        // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
-        // off in this transaction: its jobs start only after the commit, so each one that ends finds the
-        // backed-off row and wakes it. Written later (with the iteration's denials), the backoff could land
-        // after the last of them had ended, and the partition would sit out its full-backoff with free slots.
-        GatePipeline.Evaluation next = GatePipeline.evaluate(gates, charged, adaptiveStates, inFlight + jobs.size(),
-                locked.nowMillis(), 1);
-        AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
-                : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
-        int admitted = admitJobs(partitionId, locked, policy, jobs, GateStateCodec.writeBuckets(charged),
-                bucketsFullAt(gates, charged), waiting);
-        return AdmissionOutcome.admitted(admitted);
+    }
+
+    /** A partition's admission in this transaction: its row as locked, and what is recorded of it. */
+    private record Admission(LockedPartition locked, AdmissionRepository.Recording recording) {
     }
 
     @Override
@@ -248,10 +297,12 @@ public class DefaultAdmissionService implements AdmissionService {
             return 0;
         }
         LockedPartition locked = lock.get();
-        List<StagedJob> jobs = take(partitionId, count);
+        List<StagedJob> jobs = take(Map.of(partitionId, count)).getOrDefault(partitionId, List.of());
         if (!jobs.isEmpty()) {
             Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
-            return admitJobs(partitionId, locked, policy.orElse(null), jobs, null, null, null);
+            Admission admission = prepare(partitionId, locked, policy.orElse(null), jobs, null, null, null);
+            record(List.of(admission));
+            return admission.recording().admitted().size();
         }
         return 0;
     }
@@ -272,23 +323,23 @@ public class DefaultAdmissionService implements AdmissionService {
         return latest;
     }
 
-    /** The partition's next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
-    private List<StagedJob> take(long partitionId, int limit) {
+    /** The partitions' next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
+    private Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
         try {
-            return staging.take(partitionId, limit);
+            return staging.take(limits);
         } catch (UnreadableStagedJob e) {
             throw new JobAdmissionException(e.submissionId(), e);
         }
     }
 
-    /** JBeret's rows for every job, then our bookkeeping in one statement, then the observers. */
     /**
+     * JBeret's rows for every job of a partition, and what is to be recorded of them.
+     *
      * @param taken the jobs taken out of the partition; a schedule's occurrence taken too late to run
      *              (ScheduleChaining#withoutMissed) is skipped rather than admitted
-     * @return how many were admitted
      */
-    private int admitJobs(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> taken,
-                          String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
+    private Admission prepare(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> taken,
+                              String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
         List<StagedJob> jobs = chaining.withoutMissed(locked, taken);
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
@@ -297,16 +348,27 @@ public class DefaultAdmissionService implements AdmissionService {
         chaining.admitted(locked, jobs, admitted);
         double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
                 : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
-        admissions.record(admitting(partitionId, locked), node.id(), admitted, jobs, taken.size(),
+        return new Admission(locked, new AdmissionRepository.Recording(admitting(partitionId, locked), admitted, jobs, taken.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
-                locked.nowMillis(), bucketsFullAtMillis, next);
-        if (!admitted.isEmpty()) {
-            admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
-            metrics.admittedOnCommit(locked.policyName(), locked.lane(), jobs);
-            history.admittedOnCommit(partitionId, locked.policyName(), admitted.size());
+                locked.nowMillis(), bucketsFullAtMillis, next));
+    }
+
+    /** Our bookkeeping of the transaction's admissions in one statement, then the observers and the counts on commit. */
+    private void record(List<Admission> done) {
+        if (done.isEmpty()) {
+            return;
         }
-        return admitted.size();
+        admissions.record(node.id(), done.stream().map(Admission::recording).toList());
+        for (Admission a : done) {
+            List<Admitted> admitted = a.recording().admitted();
+            if (!admitted.isEmpty()) {
+                LockedPartition locked = a.locked();
+                admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
+                metrics.admittedOnCommit(locked.policyName(), locked.lane(), a.recording().jobs());
+                history.admittedOnCommit(a.recording().where().partitionId(), locked.policyName(), admitted.size());
+            }
+        }
     }
 
     private long create(StagedJob job) {

@@ -17,25 +17,31 @@ import java.util.UUID;
 @ApplicationScoped
 public class AdmissionRepository {
 
-    // One round trip per admitted partition: the submission-to-execution rows (a restart after a crash
-    // keeps its submission id and moves it to the new execution; what its first staging knew stays, for
-    // the Jobs view), the in-flight rows owned by this node,
-    // the partition's counters and decayed admits, and the gate state on its key's gate row (the
-    // partition itself outside lanes).
+    // One round trip per admission transaction, for one partition or a group admitted together (ADR
+    // 0016): the submission-to-execution rows (a restart after a crash keeps its submission id and moves
+    // it to the new execution; what its first staging knew stays, for the Jobs view), the in-flight rows
+    // owned by this node, each partition's counters and decayed admits, and the gate state on its key's
+    // gate row (the partition itself outside lanes). The partitions of one call never share a gate row
+    // (only lanes of a key do, and lanes are admitted one partition per transaction).
     private static final String RECORD = """
-            WITH args AS (
-                SELECT ?::bigint AS partition_id, ?::bigint AS gate_id, ?::text AS lane, ?::text AS policy, ?::uuid AS node,
-                       ?::int AS taken, ?::int AS admitted, ?::jsonb AS gate_state, ?::float8 AS decayed,
-                       ?::bigint AS decayed_at, ?::bigint AS full_at, ?::text AS wait_reason, ?::bigint AS wait_ms),
+            WITH node AS (SELECT ?::uuid AS id),
+            args AS (
+                SELECT a.partition_id, a.gate_id, a.lane, a.policy, a.taken, a.admitted, a.gate_state::jsonb AS gate_state,
+                       a.decayed, a.decayed_at, a.full_at, a.wait_reason, a.wait_ms
+                  FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::float8[],
+                              ?::bigint[], ?::bigint[], ?::text[], ?::bigint[])
+                       AS a(partition_id, gate_id, lane, policy, taken, admitted, gate_state, decayed, decayed_at, full_at,
+                            wait_reason, wait_ms)),
             batch AS (
-                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[])
-                       AS b(submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name)),
+                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
+                                     ?::text[])
+                       AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
                                                  staged_at, submitted_by, priority, due_at, job_name)
-                SELECT b.submission_id, b.execution_id, args.partition_id, clock_timestamp(), b.attempt, args.node,
+                SELECT b.submission_id, b.execution_id, b.partition_id, clock_timestamp(), b.attempt, node.id,
                        to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name
-                  FROM batch b, args
+                  FROM batch b, node
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
                        node_id = EXCLUDED.node_id, staged_at = coalesce(a.staged_at, EXCLUDED.staged_at),
@@ -45,8 +51,9 @@ public class AdmissionRepository {
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
                                                     admitted_at, priority, attempt)
-                SELECT b.execution_id, b.submission_id, args.partition_id, args.gate_id, args.lane, args.policy, args.node,
-                       clock_timestamp(), b.priority, b.attempt FROM batch b, args),
+                SELECT b.execution_id, b.submission_id, b.partition_id, args.gate_id, args.lane, args.policy, node.id,
+                       clock_timestamp(), b.priority, b.attempt
+                  FROM batch b JOIN args ON args.partition_id = b.partition_id, node),
             gate AS (
                 UPDATE dispatch.partitions g
                    SET gate_state = coalesce(args.gate_state, g.gate_state),
@@ -84,46 +91,59 @@ public class AdmissionRepository {
     @Inject
     Jdbc jdbc;
 
+    /** Records what one admission transaction admitted, from one partition or from each of a group. */
+    public void record(UUID nodeId, List<Recording> recordings) {
+        List<Recording> rs = List.copyOf(recordings);
+        List<Long> jobPartitions = new java.util.ArrayList<>();
+        List<Admitted> admitted = new java.util.ArrayList<>();
+        List<StagedJob> jobs = new java.util.ArrayList<>();
+        for (Recording r : rs) {
+            r.admitted().forEach(a -> jobPartitions.add(r.where().partitionId()));
+            admitted.addAll(r.admitted());
+            jobs.addAll(r.jobs());
+        }
+        jdbc.update(RECORD, (c, st) -> {
+            st.setObject(1, nodeId);
+            st.setArray(2, Jdbc.longs(c, rs.stream().map(r -> r.where().partitionId()).toList()));
+            st.setArray(3, Jdbc.longs(c, rs.stream().map(r -> r.where().gateId()).toList()));
+            st.setArray(4, Jdbc.texts(c, rs.stream().map(r -> r.where().lane()).toList()));
+            st.setArray(5, Jdbc.texts(c, rs.stream().map(r -> r.where().policyName()).toList()));
+            st.setArray(6, Jdbc.ints(c, rs.stream().map(Recording::pendingTaken).toList()));
+            st.setArray(7, Jdbc.ints(c, rs.stream().map(r -> r.admitted().size()).toList()));
+            st.setArray(8, Jdbc.texts(c, rs.stream().map(Recording::gateStateJson).toList()));
+            st.setArray(9, c.createArrayOf("float8", rs.stream().map(Recording::decayedAdmits).toArray(Double[]::new)));
+            st.setArray(10, Jdbc.longs(c, rs.stream().map(r -> r.decayedAdmits() == null ? null : r.nowMillis()).toList()));
+            st.setArray(11, Jdbc.longs(c, rs.stream().map(Recording::bucketsFullAtMillis).toList()));
+            st.setArray(12, Jdbc.texts(c, rs.stream().map(r -> r.next() == null ? null : r.next().reason()).toList()));
+            st.setArray(13, Jdbc.longs(c, rs.stream().map(r -> r.next() == null ? 0L : r.next().retryMillis()).toList()));
+            st.setArray(14, Jdbc.longs(c, jobPartitions));
+            st.setArray(15, Jdbc.longs(c, admitted.stream().map(Admitted::submissionId).toList()));
+            st.setArray(16, Jdbc.longs(c, admitted.stream().map(Admitted::executionId).toList()));
+            st.setArray(17, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
+            st.setArray(18, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
+            st.setArray(19, Jdbc.longs(c, jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList()));
+            st.setArray(20, Jdbc.texts(c, jobs.stream().map(StagedJob::submittedBy).toList()));
+            st.setArray(21, Jdbc.longs(c, jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList()));
+            st.setArray(22, Jdbc.texts(c, jobs.stream().map(StagedJob::jobName).toList()));
+        });
+    }
+
     /**
-     * Records the jobs admitted from a partition.
+     * What one partition admitted in a transaction.
      *
+     * @param admitted      the jobs JBeret took, with their executions
      * @param jobs          the staged jobs admitted, in the order of {@code admitted}: their priority and
      *                      attempt stay on the in-flight row, so a restart after a crash keeps them
-     * @param pendingTaken  how many of them came out of the partition's pending count (a bypass restart
-     *                      never was pending)
+     * @param pendingTaken  how many jobs came out of the partition's pending count (a bypass restart
+     *                      never was pending; a schedule's missed occurrence was, and is not admitted)
      * @param gateStateJson the charged gate state, or null to leave it (a bypass restart passes no gate)
      * @param decayedAdmits the new decayed-admits average at {@code nowMillis}, or null to leave it
      * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
      * @param next          what the partition's gates say of its next job now that these are admitted, or
      *                      null when they would admit it: the partition waits from this commit on
      */
-    public void record(Admitting where, UUID nodeId, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
-                       String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next) {
-        List<Long> submissions = admitted.stream().map(Admitted::submissionId).toList();
-        List<Long> executions = admitted.stream().map(Admitted::executionId).toList();
-        jdbc.update(RECORD, (c, st) -> {
-            st.setLong(1, where.partitionId());
-            st.setLong(2, where.gateId());
-            st.setString(3, where.lane());
-            st.setString(4, where.policyName());
-            st.setObject(5, nodeId);
-            st.setInt(6, pendingTaken);
-            st.setInt(7, admitted.size());
-            st.setString(8, gateStateJson);
-            st.setObject(9, decayedAdmits, java.sql.Types.DOUBLE);
-            st.setObject(10, decayedAdmits == null ? null : nowMillis, java.sql.Types.BIGINT);
-            st.setObject(11, bucketsFullAtMillis, java.sql.Types.BIGINT);
-            st.setString(12, next == null ? null : next.reason());
-            st.setLong(13, next == null ? 0 : next.retryMillis());
-            st.setArray(14, Jdbc.longs(c, submissions));
-            st.setArray(15, Jdbc.longs(c, executions));
-            st.setArray(16, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
-            st.setArray(17, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
-            st.setArray(18, Jdbc.longs(c, jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList()));
-            st.setArray(19, Jdbc.texts(c, jobs.stream().map(StagedJob::submittedBy).toList()));
-            st.setArray(20, Jdbc.longs(c, jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList()));
-            st.setArray(21, Jdbc.texts(c, jobs.stream().map(StagedJob::jobName).toList()));
-        });
+    public record Recording(Admitting where, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
+                            String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next) {
     }
 
     /**

@@ -174,16 +174,21 @@ public class StagingRepository {
     // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
     // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
     // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
+    // The next jobs of one or several partitions (a group admitted together, ADR 0016), each up to its
+    // own limit, off the top of the admit index: one round trip whatever the group's size.
     private static final String TAKE = """
-            WITH picked AS MATERIALIZED (
-                SELECT id FROM dispatch.staged_jobs
-                 WHERE partition_id = ? AND parked_at IS NULL AND due_at IS NULL
-                 ORDER BY priority DESC, id
-                 LIMIT ?
-                   FOR UPDATE SKIP LOCKED)
+            WITH wanted AS (
+                SELECT * FROM unnest(?::bigint[], ?::int[]) AS w(partition_id, lim)),
+            picked AS MATERIALIZED (
+                SELECT t.id FROM wanted w CROSS JOIN LATERAL (
+                    SELECT id FROM dispatch.staged_jobs
+                     WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
+                     ORDER BY priority DESC, id
+                     LIMIT w.lim
+                       FOR UPDATE SKIP LOCKED) t)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
             RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at,
-                      s.attempt, s.schedule_id
+                      s.attempt, s.schedule_id, s.partition_id
             """;
 
     private static final String FIND = """
@@ -621,12 +626,25 @@ public class StagingRepository {
 
     /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
     public List<StagedJob> take(long partitionId, int limit) {
-        List<StagedJob> jobs = new ArrayList<>(jdbc.query(TAKE, (c, st) -> {
-            st.setLong(1, partitionId);
-            st.setInt(2, limit);
-        }, StagingRepository::stagedJob));
-        jobs.sort(java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId));
-        return jobs;
+        return take(Map.of(partitionId, limit)).getOrDefault(partitionId, List.of());
+    }
+
+    /**
+     * Takes the next jobs of partitions this transaction has locked, each up to its limit.
+     *
+     * @return per partition that had any, its jobs in admission order (priority, then age)
+     */
+    public Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
+        List<Long> ids = new ArrayList<>(limits.keySet());
+        Map<Long, List<StagedJob>> taken = new HashMap<>();
+        jdbc.query(TAKE, (c, st) -> {
+            st.setArray(1, Jdbc.longs(c, ids));
+            st.setArray(2, Jdbc.ints(c, ids.stream().map(limits::get).toList()));
+        }, rs -> Map.entry(rs.getLong(11), stagedJob(rs)))
+                .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+        taken.values().forEach(jobs -> jobs.sort(
+                java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
+        return taken;
     }
 
     /**
