@@ -34,6 +34,9 @@ class DemotionIT extends EngineTest {
     @Inject
     Monitoring monitoring;
 
+    @Resource(lookup = "java:jboss/UserTransaction")
+    jakarta.transaction.UserTransaction transaction;
+
     private long[] oneByOne(String policy, String tenant, int n, String... params) {
         long[] ids = new long[n];
         for (int i = 0; i < n; i++) {
@@ -96,6 +99,25 @@ class DemotionIT extends EngineTest {
         assertThat(db.stagedLanes(anonymous)).containsOnly("default");
         assertThat(db.count("SELECT coalesce(sum(submissions), 0) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote2'"
                 + " AND tenant = ?", account)).as("each of the account's jobs counted once").isEqualTo(6);
+    }
+
+    @Test
+    void aCountedSubmissionLeavesTheCallersTransactionPlannedAsBefore() throws Exception {
+        // the counted statement is planned once (a transaction-local plan_cache_mode), and the caller's own
+        // setting is back right after it
+        String tenant = fresh("planned");
+        transaction.begin();
+        long id;
+        try {
+            db.update("SET LOCAL plan_cache_mode = force_custom_plan");
+            id = stage("it-demote", tenant, 1)[0];
+            assertThat(db.strings("SELECT current_setting('plan_cache_mode')")).containsExactly("force_custom_plan");
+            transaction.commit();
+        } catch (Exception | AssertionError e) {
+            transaction.rollback();
+            throw e;
+        }
+        assertThat(db.stagedLanes(new long[] {id})).containsExactly("default");
     }
 
     @Test

@@ -80,7 +80,6 @@ public class StagingRepository {
                   JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
                  ORDER BY j.ord
                 RETURNING id)
-            SELECT id FROM ins ORDER BY id
             """;
 
     // The caller has placed every job in its lane and summed the partition rows, in lock order.
@@ -91,7 +90,9 @@ public class StagingRepository {
             jobs AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
                        WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
-            """ + STAGE_TAIL;
+            """ + STAGE_TAIL + """
+            SELECT id FROM ins ORDER BY id
+            """;
 
     // A policy with demotion rules (ADR 0011): the statement counts the jobs for their tenants and places
     // them, so a tenant's bucket rows are locked only from here to the commit, like its partition rows.
@@ -102,7 +103,9 @@ public class StagingRepository {
     // bucket resolution at the window's far end). placed: the i-th of this call's n jobs of a tenant sees
     // the window without the n - i after it, and goes to the lane of the last rule its count exceeds
     // (when the call lets demotion move it). rows: the partition rows the placed jobs need, summed, with
-    // each key's context, in lock order.
+    // each key's context, in lock order. It is planned once per connection (Jdbc#planGeneric: re-planned
+    // on every call it cost twice its execution); restored puts the caller's plan_cache_mode back, and
+    // is evaluated because ins always has a row (a staging call has at least one job).
     private static final String STAGE_COUNTED = """
             WITH counted AS (
                 INSERT INTO dispatch.tenant_submissions AS t (policy_name, tenant, resolution_s, bucket_start, submissions)
@@ -145,7 +148,10 @@ public class StagingRepository {
                                 SELECT DISTINCT k, '', 0, 0, 0 FROM jobs WHERE l <> '') each
                          GROUP BY k, l) r
                   JOIN unnest(?::text[], ?::text[], ?::text[]) AS x(k, c, sh) ON x.k = r.k),
-            """ + STAGE_TAIL;
+            """ + STAGE_TAIL + """
+            , restored AS MATERIALIZED (SELECT set_config('plan_cache_mode', ?, true) AS mode)
+            SELECT ins.id FROM ins CROSS JOIN restored ORDER BY ins.id
+            """;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
@@ -464,7 +470,8 @@ public class StagingRepository {
             List<Submission> chunk = submissions.subList(from, to);
             List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
             StatementBinder head = demotions == null ? placed(policyName, chunk, restarts) : counted(policyName, chunk, restarts, demotions);
-            List<Long> chunkIds = jdbc.query(demotions == null ? STAGE : STAGE_COUNTED, (c, st) -> {
+            String previousPlanMode = demotions == null ? null : jdbc.planGeneric();
+            Jdbc.Binder binder = (c, st) -> {
                 int next = head.bind(c, st, 1);
                 st.setString(next++, policyName);
                 st.setString(next++, policyName);
@@ -472,8 +479,12 @@ public class StagingRepository {
                 st.setString(next++, submittedBy);
                 st.setObject(next++, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
                 st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
-                st.setObject(next, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
-            }, rs -> rs.getLong(1));
+                st.setObject(next++, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
+                if (previousPlanMode != null) {
+                    st.setString(next, previousPlanMode);
+                }
+            };
+            List<Long> chunkIds = jdbc.query(demotions == null ? STAGE : STAGE_COUNTED, binder, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
