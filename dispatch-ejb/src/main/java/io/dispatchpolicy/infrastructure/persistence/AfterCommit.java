@@ -25,7 +25,11 @@ public final class AfterCommit {
     }
 
     public static void run(TransactionSynchronizationRegistry transactions, Runnable action) {
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+        int status = transactions.getTransactionStatus();
+        if (status == Status.STATUS_MARKED_ROLLBACK) {
+            return; // it can only roll back
+        }
+        if (status != Status.STATUS_ACTIVE) {
             action.run();
             return;
         }
