@@ -287,7 +287,7 @@ class AdmissionBench {
     /** What a drained case left behind, vacuumed before the next case is timed (VACUUM runs outside a transaction). */
     private void vacuumStaging() throws Exception {
         try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement()) {
-            s.execute("VACUUM ANALYZE dispatch.staged_jobs, dispatch.partitions, dispatch.tenant_submissions");
+            s.execute("VACUUM ANALYZE dispatch.staged_jobs, dispatch.partitions, dispatch.tenant_windows");
         }
     }
 

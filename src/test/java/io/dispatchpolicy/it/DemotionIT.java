@@ -70,7 +70,7 @@ class DemotionIT extends EngineTest {
         // a caller's lane is kept (this policy does not let demotion override it), and still counted
         long named = stage("it-demote", tenant, 1, new SubmitOption[] {SubmitOption.lane("default")})[0];
         assertThat(db.stagedLanes(named)).containsExactly("default");
-        assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote' "
+        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote' "
                 + "AND tenant = ?", tenant)).isEqualTo(7);
 
         // ten seconds (and one bucket) after the last of them, the window holds none of them
@@ -97,14 +97,14 @@ class DemotionIT extends EngineTest {
 
         long[] anonymous = stage("it-demote2", "t", 8);
         assertThat(db.stagedLanes(anonymous)).containsOnly("default");
-        assertThat(db.count("SELECT coalesce(sum(submissions), 0) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote2'"
+        assertThat(db.count("SELECT coalesce(sum(x), 0) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote2'"
                 + " AND tenant = ?", account)).as("each of the account's jobs counted once").isEqualTo(6);
     }
 
     @Test
     void aCountedSubmissionLeavesTheCallersTransactionPlannedAsBefore() throws Exception {
-        // the counted statement is planned once (a transaction-local plan_cache_mode), and the caller's own
-        // setting is back right after it
+        // staging touches none of the caller's settings (an earlier version changed plan_cache_mode for the
+        // counted statement and had to put it back)
         String tenant = fresh("planned");
         transaction.begin();
         long id;
@@ -144,7 +144,7 @@ class DemotionIT extends EngineTest {
             return db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", id) == 1;
         });
         assertThat(db.count("SELECT attempts FROM dispatch.dead_jobs WHERE submission_id = ?", id)).isEqualTo(4);
-        assertThat(db.count("SELECT sum(submissions) FROM dispatch.tenant_submissions WHERE policy_name = 'it-demote-retry' "
+        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote-retry' "
                 + "AND tenant = ?", tenant)).as("one submission, three retries").isEqualTo(1);
         assertThat(db.stagedLanes(stage("it-demote-retry", tenant, 1))).as("the second submission is the one over 1").containsExactly("slow");
     }
@@ -154,10 +154,28 @@ class DemotionIT extends EngineTest {
         // rule 5 per 10 s, one-second buckets: 9 submissions in a bucket 11 s old are outside the window,
         // 4 in a bucket 8 s old inside it (each bound a second clear of the window's edge)
         String tenant = fresh("buckets");
-        db.update("INSERT INTO dispatch.tenant_submissions (policy_name, tenant, resolution_s, bucket_start, submissions) VALUES "
-                + "('it-demote', ?, 1, date_trunc('second', now()) - interval '11 seconds', 9), "
-                + "('it-demote', ?, 1, date_trunc('second', now()) - interval '8 seconds', 4)", tenant, tenant);
+        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
+                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint, '{0,0,0,0,0,0,0,0,4,0,0,9}')", tenant);
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 1 in the window").containsExactly("default");
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 2 in the window").containsExactly("slow");
+        assertThat(db.count("SELECT cardinality(counts) FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?",
+                tenant)).as("the ring cut to the rule's ten buckets").isEqualTo(10);
+    }
+
+    @Test
+    void aSubmissionThatStartedBeforeTheRingMovedOnIsCountedInItsOwnBucket() {
+        // another submission, whose statement began a few seconds later, has moved the tenant's ring past
+        // this statement's bucket (simulated: its newest bucket is 3 s ahead, with 2 submissions in it,
+        // and the ring is shorter than the rule needs, as after a window was lengthened)
+        String tenant = fresh("late");
+        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
+                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint + 3, '{2,0}')", tenant);
+        stage("it-demote", tenant, 1);
+        List<String> ring = db.strings("SELECT newest - floor(extract(epoch FROM now()))::bigint || ' ' || counts::text "
+                + "FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
+        // still 3 s ahead (or 2, if a second passed meanwhile), the late submission 3 (or 2) buckets back
+        assertThat(ring).hasSize(1);
+        assertThat(ring.get(0)).isIn("3 {2,0,0,1,0,0,0,0,0,0}", "2 {2,0,1,0,0,0,0,0,0,0}");
+        assertThat(db.stagedLanes(stage("it-demote", tenant, 3))).as("2 + 1 + 3 = 6 > 5").containsExactly("default", "default", "slow");
     }
 }

@@ -37,6 +37,22 @@ public record Demotion(int threshold, Duration per, String lane) {
     }
 
     /**
+     * How many buckets of each resolution the rules need counted: the longest window at that resolution
+     * over the bucket's length, rounded up (a tenant's count row keeps that many, ADR 0011).
+     *
+     * @return by resolution in seconds, ascending
+     */
+    public static java.util.SortedMap<Integer, Integer> slotsByResolution(List<Demotion> rules) {
+        java.util.SortedMap<Integer, Integer> slots = new java.util.TreeMap<>();
+        for (Demotion rule : rules) {
+            int resolution = rule.resolutionSeconds();
+            int needed = (int) ((rule.per.toSeconds() + resolution - 1) / resolution);
+            slots.merge(resolution, needed, Math::max);
+        }
+        return slots;
+    }
+
+    /**
      * Rules as standalone.xml writes them: {@code threshold:seconds:lane}, comma-separated, e.g.
      * {@code 100:3600:throttled,10:60:superslow}.
      */

@@ -73,33 +73,6 @@ public class Jdbc {
         }
     }
 
-    /**
-     * Has this transaction's next statements planned once per connection; the caller's statement puts the
-     * returned mode back ({@code set_config('plan_cache_mode', previous, true)}) as it runs, which saves a
-     * round trip. PostgreSQL's plan cache plans a prepared statement again on every call (a custom plan)
-     * when the tables' statistics make its generic plan look dearer than the custom ones, whatever each
-     * really costs; for a statement of many CTEs that planning can cost more than the execution (the
-     * counted staging statement: 700 µs of planning a call against 370 µs of execution once its tables had
-     * been analyzed, docs/benchmarks.md run 20). The setting is the transaction's own; outside a
-     * transaction it changes nothing.
-     *
-     * @return the mode in force before, to put back
-     */
-    public String planGeneric() {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(FORCE_GENERIC_PLAN);
-             ResultSet rs = s.executeQuery()) {
-            rs.next();
-            return rs.getString(1);
-        } catch (SQLException e) {
-            throw new PersistenceFailure(FORCE_GENERIC_PLAN, e);
-        }
-    }
-
-    private static final String FORCE_GENERIC_PLAN = """
-            WITH previous AS MATERIALIZED (SELECT current_setting('plan_cache_mode') AS mode)
-            SELECT mode, set_config('plan_cache_mode', 'force_generic_plan', true) FROM previous
-            """;
-
     public int update(String sql, Binder binder) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
             binder.bind(c, s);

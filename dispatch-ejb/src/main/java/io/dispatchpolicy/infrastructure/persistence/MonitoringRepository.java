@@ -81,7 +81,7 @@ public class MonitoringRepository {
             """;
 
     // Tenants over a rule's threshold now, from the same buckets the staging statement counts in (ADR
-    // 0011): from_here sums a tenant's buckets from the newest back to this one. A tenant's next
+    // 0011; each tenant's ring unrolled, counts[i] the bucket newest - i + 1): from_here sums a tenant's buckets from the newest back to this one. A tenant's next
     // submission is demoted while its window holds at least the threshold, so it is demoted until the
     // newest bucket at which that still holds leaves the window. Of several rules the last declared
     // wins, as at submission.
@@ -89,12 +89,14 @@ public class MonitoringRepository {
             WITH rules AS (
                 SELECT * FROM unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS r(res, per_s, threshold, lane, rule, idx)),
             buckets AS (
-                SELECT r.idx, t.tenant, t.bucket_start,
-                       sum(t.submissions) OVER (PARTITION BY r.idx, t.tenant ORDER BY t.bucket_start DESC) AS from_here
+                SELECT r.idx, t.tenant, b.bucket_start,
+                       sum(b.submissions) OVER (PARTITION BY r.idx, t.tenant ORDER BY b.bucket_start DESC) AS from_here
                   FROM rules r
-                  JOIN dispatch.tenant_submissions t
-                    ON t.policy_name = ? AND t.resolution_s = r.res
-                   AND t.bucket_start > statement_timestamp() - make_interval(secs => r.per_s)),
+                  JOIN dispatch.tenant_windows t ON t.policy_name = ? AND t.resolution_s = r.res
+                 CROSS JOIN LATERAL (
+                    SELECT to_timestamp((t.newest - a.age + 1) * t.resolution_s) AS bucket_start, a.submissions
+                      FROM unnest(t.counts) WITH ORDINALITY AS a(submissions, age)) b
+                 WHERE b.submissions > 0 AND b.bucket_start > statement_timestamp() - make_interval(secs => r.per_s)),
             over AS (
                 SELECT b.idx, b.tenant, max(b.from_here) AS submissions,
                        max(b.bucket_start) FILTER (WHERE b.from_here >= r.threshold) + make_interval(secs => r.per_s) AS until

@@ -95,40 +95,48 @@ public class StagingRepository {
             """;
 
     // A policy with demotion rules (ADR 0011): the statement counts the jobs for their tenants and places
-    // them, so a tenant's bucket rows are locked only from here to the commit, like its partition rows.
-    // counted: each tenant's current bucket of each resolution gains this call's jobs; under the row lock,
-    // RETURNING gives the bucket as every earlier submission of the tenant left it. windows: per tenant
-    // and rule, that bucket plus the older buckets inside the rule's window (this statement's snapshot;
-    // a bucket another submission is still writing is the current one, so the count is exact up to the
-    // bucket resolution at the window's far end). placed: the i-th of this call's n jobs of a tenant sees
-    // the window without the n - i after it, and goes to the lane of the last rule its count exceeds
-    // (when the call lets demotion move it). rows: the partition rows the placed jobs need, summed, with
-    // each key's context, in lock order. It is planned once per connection (Jdbc#planGeneric: re-planned
-    // on every call it cost twice its execution); restored puts the caller's plan_cache_mode back, and
-    // is evaluated because ins always has a row (a staging call has at least one job).
+    // them, so a tenant's count row is locked only from here to the commit, like its partition rows.
+    // counted: each tenant's ring of bucket counts (one row per resolution, counts[1] the newest bucket)
+    // gains this call's jobs in the statement's bucket: moved on by the buckets elapsed (the gap zeroed,
+    // what falls off the end dropped), or, for a submission whose statement began before one that has
+    // already moved the ring, added to its own older bucket; then cut or padded to the ring's length.
+    // Under the row lock, RETURNING gives the ring with every earlier submission of the tenant.
+    // windows: per tenant and rule, the buckets that start inside the rule's window summed (from the
+    // newest, which a submission that began later may have moved ahead of this statement's bucket, back
+    // to the oldest that starts after the statement's time minus the window), minus the threshold.
+    // placed: the i-th of this call's n jobs of a tenant (later = i - n, from the caller) sees the window
+    // without the n - i after it, and goes to the lane of the last rule its count exceeds (when the call
+    // lets demotion move it). rows: the partition rows the placed jobs need, summed, with each key's
+    // context, in lock order. The statement's plan does not depend on the counts' statistics (a row per
+    // tenant, read by its key), so PostgreSQL's plan cache keeps one plan for it.
     private static final String STAGE_COUNTED = """
             WITH counted AS (
-                INSERT INTO dispatch.tenant_submissions AS t (policy_name, tenant, resolution_s, bucket_start, submissions)
-                SELECT ?, u.tenant, r.res, to_timestamp(floor(extract(epoch FROM statement_timestamp()) / r.res) * r.res), u.n
+                INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
+                SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
+                       array_prepend(u.n, array_fill(0, ARRAY[r.slots - 1]))
                   FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
-                 CROSS JOIN (SELECT DISTINCT res FROM unnest(?::int[]) AS x(res)) r
+                 CROSS JOIN unnest(?::int[], ?::int[]) AS r(res, slots)
                  ORDER BY u.ord, r.res
-                ON CONFLICT (policy_name, tenant, resolution_s, bucket_start)
-                   DO UPDATE SET submissions = t.submissions + EXCLUDED.submissions
-                RETURNING t.policy_name, t.tenant, t.resolution_s, t.bucket_start, t.submissions),
+                ON CONFLICT (policy_name, tenant, resolution_s) DO UPDATE
+                   SET newest = greatest(t.newest, EXCLUDED.newest),
+                       counts = (CASE WHEN EXCLUDED.newest - t.newest >= cardinality(EXCLUDED.counts) THEN EXCLUDED.counts
+                                      WHEN EXCLUDED.newest > t.newest THEN EXCLUDED.counts[1:EXCLUDED.newest - t.newest] || t.counts
+                                      ELSE (t.counts || EXCLUDED.counts[2:])[1:t.newest - EXCLUDED.newest]
+                                           || (coalesce((t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 1], 0)
+                                               + EXCLUDED.counts[1])
+                                           || (t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 2:] END
+                                 || EXCLUDED.counts[2:])[1:cardinality(EXCLUDED.counts)]
+                RETURNING t.tenant, t.resolution_s, t.newest, t.counts),
             windows AS MATERIALIZED (
-                SELECT c.tenant, r.idx,
-                       c.submissions + coalesce((SELECT sum(o.submissions) FROM dispatch.tenant_submissions o
-                                                  WHERE o.policy_name = c.policy_name AND o.tenant = c.tenant
-                                                    AND o.resolution_s = r.res AND o.bucket_start < c.bucket_start
-                                                    AND o.bucket_start > statement_timestamp() - make_interval(secs => r.per_s)), 0)
-                         - r.threshold AS over
+                SELECT c.tenant, r.idx, (SELECT sum(x) FROM unnest(c.counts[1:w.last]) AS x) - r.threshold AS over
                   FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(res, per_s, threshold, idx)
-                  JOIN counted c ON c.resolution_s = r.res),
+                  JOIN counted c ON c.resolution_s = r.res
+                 CROSS JOIN LATERAL (
+                    SELECT (c.newest - floor(e / r.res))::int + ceil((r.per_s - (e - floor(e / r.res) * r.res)) / r.res)::int AS last
+                      FROM (SELECT extract(epoch FROM statement_timestamp()) AS e) n) w),
             given AS (
-                SELECT u.*, row_number() OVER (PARTITION BY u.tenant ORDER BY u.ord) - count(*) OVER (PARTITION BY u.tenant) AS later
-                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
-                       WITH ORDINALITY AS u(k, l, tenant, params, restart, priority, delay, at, ord)),
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[], ?::int[])
+                       WITH ORDINALITY AS u(k, l, tenant, params, restart, priority, delay, at, later, ord)),
             placed AS (
                 SELECT g.ord, max(w.idx) AS rule
                   FROM given g JOIN windows w ON w.tenant = g.tenant AND w.over + g.later > 0
@@ -149,8 +157,7 @@ public class StagingRepository {
                          GROUP BY k, l) r
                   JOIN unnest(?::text[], ?::text[], ?::text[]) AS x(k, c, sh) ON x.k = r.k),
             """ + STAGE_TAIL + """
-            , restored AS MATERIALIZED (SELECT set_config('plan_cache_mode', ?, true) AS mode)
-            SELECT ins.id FROM ins CROSS JOIN restored ORDER BY ins.id
+            SELECT id FROM ins ORDER BY id
             """;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
@@ -470,7 +477,6 @@ public class StagingRepository {
             List<Submission> chunk = submissions.subList(from, to);
             List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
             StatementBinder head = demotions == null ? placed(policyName, chunk, restarts) : counted(policyName, chunk, restarts, demotions);
-            String previousPlanMode = demotions == null ? null : jdbc.planGeneric();
             Jdbc.Binder binder = (c, st) -> {
                 int next = head.bind(c, st, 1);
                 st.setString(next++, policyName);
@@ -479,10 +485,7 @@ public class StagingRepository {
                 st.setString(next++, submittedBy);
                 st.setObject(next++, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
                 st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
-                st.setObject(next++, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
-                if (previousPlanMode != null) {
-                    st.setString(next, previousPlanMode);
-                }
+                st.setObject(next, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
             };
             List<Long> chunkIds = jdbc.query(demotions == null ? STAGE : STAGE_COUNTED, binder, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
@@ -562,7 +565,7 @@ public class StagingRepository {
 
     /** STAGE_COUNTED's head: the statement counts the jobs for their tenants, places them and sums the rows. */
     private static StatementBinder counted(String policyName, List<Submission> chunk, List<Long> restarts, Demotions demotions) {
-        // tenants by code point, each once: two calls lock their bucket rows in one order
+        // tenants by code point, each once: two calls lock their count rows in one order
         Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
         Map<String, String> contextByKey = new HashMap<>();
         Map<String, String> shardByKey = new HashMap<>();
@@ -575,13 +578,21 @@ public class StagingRepository {
             contextByKey.put(s.partitionKey(), s.contextJson());
             shardByKey.put(s.partitionKey(), s.shard());
         }
+        // the i-th of a tenant's n jobs in this call is judged without the n - i after it
+        List<Integer> later = new ArrayList<>(chunk.size());
+        Map<String, Integer> seen = new HashMap<>();
+        for (String tenant : tenants) {
+            later.add(tenant == null ? 0 : seen.merge(tenant, 1, Integer::sum) - perTenant.get(tenant));
+        }
         JobColumns jobs = JobColumns.of(chunk);
         List<Demotion> rules = demotions.rules();
+        Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
         return (c, st, i) -> {
             st.setString(i++, policyName);
             st.setArray(i++, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
             st.setArray(i++, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
-            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.values())));
             st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
             st.setArray(i++, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
             st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::threshold).toList()));
@@ -593,6 +604,7 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.ints(c, jobs.priorities()));
             st.setArray(i++, Jdbc.longs(c, jobs.delays()));
             st.setArray(i++, Jdbc.longs(c, jobs.ats()));
+            st.setArray(i++, Jdbc.ints(c, later));
             st.setBoolean(i++, demotions.moves());
             st.setArray(i++, Jdbc.texts(c, rules.stream().map(Demotion::lane).toList()));
             List<String> keys = new ArrayList<>(contextByKey.keySet());

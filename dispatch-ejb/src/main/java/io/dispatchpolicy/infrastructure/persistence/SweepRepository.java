@@ -79,11 +79,13 @@ public class SweepRepository {
                AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.gate_id = a.partition_id)
             """;
 
-    // Buckets no window reaches any more: older than the longest window a rule may have, plus a bucket.
+    // Tenants' count rows no window reaches any more: their newest bucket ended longer ago than the
+    // longest window a rule may have (plus a minute). A sequential scan: the table has a row or two per
+    // tenant, and an index on newest would cost every submission its HOT update.
     private static final String TENANT_COUNTS = """
-            DELETE FROM dispatch.tenant_submissions WHERE ctid = ANY (ARRAY(
-                SELECT ctid FROM dispatch.tenant_submissions
-                 WHERE bucket_start < clock_timestamp() - make_interval(secs => ?) LIMIT ?))
+            DELETE FROM dispatch.tenant_windows WHERE ctid = ANY (ARRAY(
+                SELECT ctid FROM dispatch.tenant_windows
+                 WHERE to_timestamp((newest + 1) * resolution_s) < clock_timestamp() - make_interval(secs => ?) LIMIT ?))
             """;
 
     @Inject
