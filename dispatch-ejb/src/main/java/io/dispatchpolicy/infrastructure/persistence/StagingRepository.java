@@ -1,5 +1,6 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
+import io.dispatchpolicy.domain.lane.DemotedPlacement;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.domain.model.StagedJob;
@@ -24,7 +25,9 @@ import java.util.TreeMap;
  *
  * <p>Staging is one statement per 10,000 jobs, whatever their number: a partition UPSERT and an
  * INSERT in one CTE, both fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor
- * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays).
+ * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays). A policy
+ * with demotion rules counts the jobs for their tenants first, in one more statement, and places them
+ * by the counts.
  */
 @ApplicationScoped
 public class StagingRepository {
@@ -32,20 +35,27 @@ public class StagingRepository {
     /** Jobs per statement: keeps one statement's arrays and its WAL record to a sane size. */
     static final int CHUNK = 10_000;
 
-    // One statement per chunk, one round trip even for a single job: a head that names the partition
-    // rows to upsert (CTE rows: k, l, c, sh, n, s, top, ord) and the jobs to insert (CTE jobs: k, l, params,
-    // restart, priority, delay, at, ord), then STAGE_TAIL. A job with a delay or a time is staged
-    // scheduled (due_at set): counted in scheduled_count, not in pending_count, until promoted. A job in
-    // a lane goes to its key's row of that lane, and the key's gate row (lane '') is upserted with it: it
-    // holds the key's gates and newest context. The partition UPSERT comes first: its rows arrive in
-    // ord order, which is PartitionRepository.LOCK_ORDER (key, then lane, by code point) like every other
-    // multi-partition statement (no deadlock), and every enqueue refreshes the partition's stored context
-    // (gates read the newest one) and its shard (ADR 0014: a partition is admitted by its newest job's shard); a partition created while its policy is paused is born paused. Staged
-    // rows then take their ids from the sequence in input order, and are returned sorted by id.
-    // A lane's gate row gains no jobs: with its context unchanged it is locked (ON CONFLICT locks the row
-    // it skips) but not rewritten, which saves a policy with lanes a row version per submission; no job
-    // joins it, so it need not be returned.
-    private static final String STAGE_TAIL = """
+    // One statement per chunk, one round trip even for a single job. The caller has placed every job in
+    // its lane and summed the partition rows to upsert (CTE rows: k, l, c, sh, n, s, top, ord), in lock
+    // order; the jobs to insert come in input order (CTE jobs: k, l, params, restart, priority, delay,
+    // at, ord). A job with a delay or a time is staged scheduled (due_at set): counted in
+    // scheduled_count, not in pending_count, until promoted. A job in a lane goes to its key's row of
+    // that lane, and the key's gate row (lane '') is upserted with it: it holds the key's gates and
+    // newest context. The partition UPSERT comes first: its rows arrive in ord order, which is
+    // PartitionRepository.LOCK_ORDER (key, then lane, by code point) like every other multi-partition
+    // statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the
+    // newest one) and its shard (ADR 0014: a partition is admitted by its newest job's shard); a
+    // partition created while its policy is paused is born paused. Staged rows then take their ids from
+    // the sequence in input order, and are returned sorted by id. A lane's gate row gains no jobs: with
+    // its context unchanged it is locked (ON CONFLICT locks the row it skips) but not rewritten, which
+    // saves a policy with lanes a row version per submission; no job joins it, so it need not be returned.
+    private static final String STAGE = """
+            WITH rows AS (
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
+                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
+            jobs AS (
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
+                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused, shard)
@@ -80,36 +90,23 @@ public class StagingRepository {
                   JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
                  ORDER BY j.ord
                 RETURNING id)
-            """;
-
-    // The caller has placed every job in its lane and summed the partition rows, in lock order.
-    private static final String STAGE = """
-            WITH rows AS (
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
-                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
-            jobs AS (
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
-                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
-            """ + STAGE_TAIL + """
             SELECT id FROM ins ORDER BY id
             """;
 
-    // A policy with demotion rules (ADR 0011): the statement counts the jobs for their tenants and places
-    // them, so a tenant's count row is locked only from here to the commit, like its partition rows.
-    // counted: each tenant's ring of bucket counts (one row per resolution, counts[1] the newest bucket)
-    // gains this call's jobs in the statement's bucket: moved on by the buckets elapsed (the gap zeroed,
-    // what falls off the end dropped), or, for a submission whose statement began before one that has
-    // already moved the ring, added to its own older bucket; then cut or padded to the ring's length.
-    // Under the row lock, RETURNING gives the ring with every earlier submission of the tenant.
-    // windows: per tenant and rule, the buckets that start inside the rule's window summed (from the
-    // newest, which a submission that began later may have moved ahead of this statement's bucket, back
-    // to the oldest that starts after the statement's time minus the window), minus the threshold.
-    // placed: the i-th of this call's n jobs of a tenant (later = i - n, from the caller) sees the window
-    // without the n - i after it, and goes to the lane of the last rule its count exceeds (when the call
-    // lets demotion move it). rows: the partition rows the placed jobs need, summed, with each key's
-    // context, in lock order. The statement's plan does not depend on the counts' statistics (a row per
-    // tenant, read by its key), so PostgreSQL's plan cache keeps one plan for it.
-    private static final String STAGE_COUNTED = """
+    // A policy with demotion rules (ADR 0011): the call's jobs counted for their tenants, before they are
+    // staged in the same transaction; a tenant's count row stays locked from here to the commit, so a
+    // concurrent submission of the same tenant waits, then counts these. counted: each tenant's ring of
+    // bucket counts (one row per resolution, counts[1] the newest bucket; tenants in code point order,
+    // so two calls lock in one order) gains this call's jobs in the statement's bucket: moved on by the
+    // buckets elapsed (the gap zeroed, what falls off the end dropped), or, for a submission whose
+    // statement began before one that has already moved the ring, added to its own older bucket; then
+    // cut or padded to the ring's length. Under the row lock, RETURNING gives the ring with every earlier
+    // submission of the tenant. Then per tenant and rule, the buckets that start inside the rule's window
+    // are summed: from the newest (which a submission that began later may have moved ahead of this
+    // statement's bucket) back to the oldest that starts after the statement's time minus the window.
+    // The plan does not depend on the counts' statistics (a row per tenant, found by its key), so
+    // PostgreSQL's plan cache keeps one plan for it.
+    private static final String COUNT = """
             WITH counted AS (
                 INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
                 SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
@@ -126,38 +123,13 @@ public class StagingRepository {
                                                + EXCLUDED.counts[1])
                                            || (t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 2:] END
                                  || EXCLUDED.counts[2:])[1:cardinality(EXCLUDED.counts)]
-                RETURNING t.tenant, t.resolution_s, t.newest, t.counts),
-            windows AS MATERIALIZED (
-                SELECT c.tenant, r.idx, (SELECT sum(x) FROM unnest(c.counts[1:w.last]) AS x) - r.threshold AS over
-                  FROM unnest(?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(res, per_s, threshold, idx)
-                  JOIN counted c ON c.resolution_s = r.res
-                 CROSS JOIN LATERAL (
-                    SELECT (c.newest - floor(e / r.res))::int + ceil((r.per_s - (e - floor(e / r.res) * r.res)) / r.res)::int AS last
-                      FROM (SELECT extract(epoch FROM statement_timestamp()) AS e) n) w),
-            given AS (
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[], ?::int[])
-                       WITH ORDINALITY AS u(k, l, tenant, params, restart, priority, delay, at, later, ord)),
-            placed AS (
-                SELECT g.ord, max(w.idx) AS rule
-                  FROM given g JOIN windows w ON w.tenant = g.tenant AND w.over + g.later > 0
-                 WHERE ?::boolean
-                 GROUP BY g.ord),
-            jobs AS (
-                SELECT g.k, coalesce((?::text[])[p.rule], g.l) AS l, g.params, g.restart, g.priority, g.delay, g.at, g.ord
-                  FROM given g LEFT JOIN placed p ON p.ord = g.ord),
-            rows AS (
-                SELECT r.k, r.l, x.c, x.sh, r.n, r.s, r.top, row_number() OVER (ORDER BY r.k COLLATE "C", r.l COLLATE "C") AS ord
-                  FROM (SELECT k, l, sum(n)::int AS n, sum(s)::int AS s, max(top) AS top
-                          FROM (SELECT k, l, count(*) FILTER (WHERE delay IS NULL AND at IS NULL) AS n,
-                                       count(*) FILTER (WHERE delay IS NOT NULL OR at IS NOT NULL) AS s,
-                                       coalesce(max(priority) FILTER (WHERE delay IS NULL AND at IS NULL), 0) AS top
-                                  FROM jobs GROUP BY k, l
-                                UNION ALL
-                                SELECT DISTINCT k, '', 0, 0, 0 FROM jobs WHERE l <> '') each
-                         GROUP BY k, l) r
-                  JOIN unnest(?::text[], ?::text[], ?::text[]) AS x(k, c, sh) ON x.k = r.k),
-            """ + STAGE_TAIL + """
-            SELECT id FROM ins ORDER BY id
+                RETURNING t.tenant, t.resolution_s, t.newest, t.counts)
+            SELECT c.tenant, r.idx, (SELECT coalesce(sum(x), 0) FROM unnest(c.counts[1:w.last]) AS x)::int
+              FROM unnest(?::int[], ?::int[]) WITH ORDINALITY AS r(res, per_s, idx)
+              JOIN counted c ON c.resolution_s = r.res
+             CROSS JOIN LATERAL (
+                SELECT (c.newest - floor(e / r.res))::int + ceil((r.per_s - (e - floor(e / r.res) * r.res)) / r.res)::int AS last
+                  FROM (SELECT extract(epoch FROM statement_timestamp()) AS e) n) w
             """;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
@@ -476,7 +448,7 @@ public class StagingRepository {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
             List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
-            StatementBinder head = demotions == null ? placed(policyName, chunk, restarts) : counted(policyName, chunk, restarts, demotions);
+            StatementBinder head = placed(policyName, demotions == null ? chunk : counted(policyName, chunk, demotions), restarts);
             Jdbc.Binder binder = (c, st) -> {
                 int next = head.bind(c, st, 1);
                 st.setString(next++, policyName);
@@ -487,7 +459,7 @@ public class StagingRepository {
                 st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
                 st.setObject(next, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
             };
-            List<Long> chunkIds = jdbc.query(demotions == null ? STAGE : STAGE_COUNTED, binder, rs -> rs.getLong(1));
+            List<Long> chunkIds = jdbc.query(STAGE, binder, rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
@@ -501,7 +473,7 @@ public class StagingRepository {
         int bind(java.sql.Connection c, java.sql.PreparedStatement st, int first) throws SQLException;
     }
 
-    /** The job columns both heads bind, in input order. */
+    /** The job columns STAGE binds, in input order. */
     private record JobColumns(List<String> keys, List<String> lanes, List<String> parameters, List<Integer> priorities,
                               List<Long> delays, List<Long> ats) {
         static JobColumns of(List<Submission> chunk) {
@@ -563,56 +535,36 @@ public class StagingRepository {
         };
     }
 
-    /** STAGE_COUNTED's head: the statement counts the jobs for their tenants, places them and sums the rows. */
-    private static StatementBinder counted(String policyName, List<Submission> chunk, List<Long> restarts, Demotions demotions) {
+    /** Counts a call's jobs for their tenants and, when the call lets demotion move them, places them by the counts. */
+    private List<Submission> counted(String policyName, List<Submission> chunk, Demotions demotions) {
+        Map<String, int[]> windows = count(policyName, chunk, demotions.rules());
+        return demotions.moves() ? DemotedPlacement.place(chunk, demotions.rules(), windows) : chunk;
+    }
+
+    /** Counts the jobs of a call for their tenants (COUNT); @return per tenant, its count in each rule's window with them. */
+    private Map<String, int[]> count(String policyName, List<Submission> chunk, List<Demotion> rules) {
         // tenants by code point, each once: two calls lock their count rows in one order
         Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
-        Map<String, String> contextByKey = new HashMap<>();
-        Map<String, String> shardByKey = new HashMap<>();
-        List<String> tenants = new ArrayList<>(chunk.size());
         for (Submission s : chunk) {
             if (s.tenant() != null) {
                 perTenant.merge(s.tenant(), 1, Integer::sum);
             }
-            tenants.add(s.tenant());
-            contextByKey.put(s.partitionKey(), s.contextJson());
-            shardByKey.put(s.partitionKey(), s.shard());
         }
-        // the i-th of a tenant's n jobs in this call is judged without the n - i after it
-        List<Integer> later = new ArrayList<>(chunk.size());
-        Map<String, Integer> seen = new HashMap<>();
-        for (String tenant : tenants) {
-            later.add(tenant == null ? 0 : seen.merge(tenant, 1, Integer::sum) - perTenant.get(tenant));
+        if (perTenant.isEmpty()) {
+            return Map.of();
         }
-        JobColumns jobs = JobColumns.of(chunk);
-        List<Demotion> rules = demotions.rules();
         Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        return (c, st, i) -> {
-            st.setString(i++, policyName);
-            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.values())));
-            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
-            st.setArray(i++, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
-            st.setArray(i++, Jdbc.ints(c, rules.stream().map(Demotion::threshold).toList()));
-            st.setArray(i++, Jdbc.texts(c, jobs.keys()));
-            st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
-            st.setArray(i++, Jdbc.texts(c, tenants));
-            st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
-            st.setArray(i++, Jdbc.longs(c, restarts));
-            st.setArray(i++, Jdbc.ints(c, jobs.priorities()));
-            st.setArray(i++, Jdbc.longs(c, jobs.delays()));
-            st.setArray(i++, Jdbc.longs(c, jobs.ats()));
-            st.setArray(i++, Jdbc.ints(c, later));
-            st.setBoolean(i++, demotions.moves());
-            st.setArray(i++, Jdbc.texts(c, rules.stream().map(Demotion::lane).toList()));
-            List<String> keys = new ArrayList<>(contextByKey.keySet());
-            st.setArray(i++, Jdbc.texts(c, keys));
-            st.setArray(i++, Jdbc.texts(c, keys.stream().map(contextByKey::get).toList()));
-            st.setArray(i++, Jdbc.texts(c, keys.stream().map(shardByKey::get).toList()));
-            return i;
-        };
+        Map<String, int[]> windows = new HashMap<>();
+        jdbc.query(COUNT, (c, st) -> {
+            st.setString(1, policyName);
+            st.setArray(2, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
+            st.setArray(3, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
+            st.setArray(4, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
+            st.setArray(5, Jdbc.ints(c, new ArrayList<>(slots.values())));
+            st.setArray(6, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
+            st.setArray(7, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
+        }, rs -> windows.computeIfAbsent(rs.getString(1), t -> new int[rules.size()])[rs.getInt(2) - 1] = rs.getInt(3));
+        return windows;
     }
 
     /** Stages the restart of an execution whose node died, under the submission id and priority it ran with. */
