@@ -3,6 +3,7 @@
  * a policy's weighted lanes with guaranteed minimums ({@link io.dispatchpolicy.domain.lane.LaneShares}),
  * and the virtual time that keeps a budget split exact across iterations
  * ({@link io.dispatchpolicy.domain.lane.LaneClock}), and which lane a noisy tenant's jobs are demoted to
- * given its counts ({@link io.dispatchpolicy.domain.lane.DemotedPlacement}). No database or container types.
+ * given its counts ({@link io.dispatchpolicy.domain.lane.DemotedPlacement}), summed from its ring of
+ * bucket counts ({@link io.dispatchpolicy.domain.lane.TenantWindow}). No database or container types.
  */
 package io.dispatchpolicy.domain.lane;

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import io.dispatchpolicy.domain.lane.DemotedPlacement;
+import io.dispatchpolicy.domain.lane.TenantWindow;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.domain.model.StagedJob;
@@ -95,41 +96,35 @@ public class StagingRepository {
 
     // A policy with demotion rules (ADR 0011): the call's jobs counted for their tenants, before they are
     // staged in the same transaction; a tenant's count row stays locked from here to the commit, so a
-    // concurrent submission of the same tenant waits, then counts these. counted: each tenant's ring of
-    // bucket counts (one row per resolution, counts[1] the newest bucket; tenants in code point order,
-    // so two calls lock in one order) gains this call's jobs in the statement's bucket: moved on by the
-    // buckets elapsed (the gap zeroed, what falls off the end dropped), or, for a submission whose
-    // statement began before one that has already moved the ring, added to its own older bucket; then
-    // cut or padded to the ring's length. Under the row lock, RETURNING gives the ring with every earlier
-    // submission of the tenant. Then per tenant and rule, the buckets that start inside the rule's window
-    // are summed: from the newest (which a submission that began later may have moved ahead of this
-    // statement's bucket) back to the oldest that starts after the statement's time minus the window.
-    // The plan does not depend on the counts' statistics (a row per tenant, found by its key), so
-    // PostgreSQL's plan cache keeps one plan for it.
+    // concurrent submission of the same tenant waits, then counts these. Each tenant's ring of bucket
+    // counts (one row per resolution, counts[1] the newest bucket; tenants in code point order, so two
+    // calls lock in one order) gains this call's jobs in the statement's bucket: moved on by the buckets
+    // elapsed (the gap zeroed, what falls off the end dropped), or, for a submission whose statement
+    // began before one that has already moved the ring, added to its own older bucket; then cut or padded
+    // to the ring's length. Under the row lock, RETURNING gives the ring with every earlier submission of
+    // the tenant, how far its newest bucket is ahead of the statement's and how far the statement's time
+    // is into its bucket: what TenantWindow sums each rule's window from. The plan does not depend on the
+    // counts' statistics (a row per tenant, found by its key), so PostgreSQL's plan cache keeps one plan.
     private static final String COUNT = """
-            WITH counted AS (
-                INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
-                SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
-                       array_prepend(u.n, array_fill(0, ARRAY[r.slots - 1]))
-                  FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
-                 CROSS JOIN unnest(?::int[], ?::int[]) AS r(res, slots)
-                 ORDER BY u.ord, r.res
-                ON CONFLICT (policy_name, tenant, resolution_s) DO UPDATE
-                   SET newest = greatest(t.newest, EXCLUDED.newest),
-                       counts = (CASE WHEN EXCLUDED.newest - t.newest >= cardinality(EXCLUDED.counts) THEN EXCLUDED.counts
-                                      WHEN EXCLUDED.newest > t.newest THEN EXCLUDED.counts[1:EXCLUDED.newest - t.newest] || t.counts
-                                      ELSE (t.counts || EXCLUDED.counts[2:])[1:t.newest - EXCLUDED.newest]
-                                           || (coalesce((t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 1], 0)
-                                               + EXCLUDED.counts[1])
-                                           || (t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 2:] END
-                                 || EXCLUDED.counts[2:])[1:cardinality(EXCLUDED.counts)]
-                RETURNING t.tenant, t.resolution_s, t.newest, t.counts)
-            SELECT c.tenant, r.idx, (SELECT coalesce(sum(x), 0) FROM unnest(c.counts[1:w.last]) AS x)::int
-              FROM unnest(?::int[], ?::int[]) WITH ORDINALITY AS r(res, per_s, idx)
-              JOIN counted c ON c.resolution_s = r.res
-             CROSS JOIN LATERAL (
-                SELECT (c.newest - floor(e / r.res))::int + ceil((r.per_s - (e - floor(e / r.res) * r.res)) / r.res)::int AS last
-                  FROM (SELECT extract(epoch FROM statement_timestamp()) AS e) n) w
+            INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
+            SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
+                   array_prepend(u.n, array_fill(0, ARRAY[r.slots - 1]))
+              FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
+             CROSS JOIN unnest(?::int[], ?::int[]) AS r(res, slots)
+             ORDER BY u.ord, r.res
+            ON CONFLICT (policy_name, tenant, resolution_s) DO UPDATE
+               SET newest = greatest(t.newest, EXCLUDED.newest),
+                   counts = (CASE WHEN EXCLUDED.newest - t.newest >= cardinality(EXCLUDED.counts) THEN EXCLUDED.counts
+                                  WHEN EXCLUDED.newest > t.newest THEN EXCLUDED.counts[1:EXCLUDED.newest - t.newest] || t.counts
+                                  ELSE (t.counts || EXCLUDED.counts[2:])[1:t.newest - EXCLUDED.newest]
+                                       || (coalesce((t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 1], 0)
+                                           + EXCLUDED.counts[1])
+                                       || (t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 2:] END
+                             || EXCLUDED.counts[2:])[1:cardinality(EXCLUDED.counts)]
+            RETURNING t.tenant, t.resolution_s, t.counts,
+                      t.newest - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s)::bigint,
+                      (extract(epoch FROM statement_timestamp())
+                       - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s) * t.resolution_s)::float8
             """;
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
@@ -561,9 +556,18 @@ public class StagingRepository {
             st.setArray(3, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
             st.setArray(4, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
             st.setArray(5, Jdbc.ints(c, new ArrayList<>(slots.values())));
-            st.setArray(6, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
-            st.setArray(7, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
-        }, rs -> windows.computeIfAbsent(rs.getString(1), t -> new int[rules.size()])[rs.getInt(2) - 1] = rs.getInt(3));
+        }, rs -> {
+            Integer[] counts = (Integer[]) rs.getArray(3).getArray();
+            TenantWindow ring = new TenantWindow(rs.getInt(2), java.util.Arrays.stream(counts).mapToInt(Integer::intValue).toArray(),
+                    rs.getLong(4), rs.getDouble(5));
+            int[] perRule = windows.computeIfAbsent(rs.getString(1), t -> new int[rules.size()]);
+            for (int r = 0; r < rules.size(); r++) {
+                if (rules.get(r).resolutionSeconds() == ring.resolutionSeconds()) {
+                    perRule[r] = ring.count(rules.get(r).per());
+                }
+            }
+            return null;
+        });
         return windows;
     }
 
