@@ -549,29 +549,27 @@ public class StagingRepository {
             return Map.of();
         }
         Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        Map<String, int[]> windows = new HashMap<>();
-        jdbc.query(COUNT, (c, st) -> {
+        List<Map.Entry<String, TenantWindow>> rings = jdbc.query(COUNT, (c, st) -> {
             st.setString(1, policyName);
             st.setArray(2, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
             st.setArray(3, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
             st.setArray(4, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
             st.setArray(5, Jdbc.ints(c, new ArrayList<>(slots.values())));
-        }, rs -> {
-            Integer[] counts = (Integer[]) rs.getArray(3).getArray();
-            TenantWindow ring = new TenantWindow(rs.getInt(2), java.util.Arrays.stream(counts).mapToInt(Integer::intValue).toArray(),
-                    rs.getLong(4), rs.getDouble(5));
-            int[] perRule = windows.computeIfAbsent(rs.getString(1), t -> new int[rules.size()]);
+        }, rs -> Map.entry(rs.getString(1), new TenantWindow(rs.getInt(2),
+                java.util.Arrays.stream((Integer[]) rs.getArray(3).getArray()).mapToInt(Integer::intValue).toArray(),
+                rs.getLong(4), rs.getDouble(5))));
+        Map<String, int[]> windows = new HashMap<>();
+        for (Map.Entry<String, TenantWindow> ring : rings) {
+            int[] perRule = windows.computeIfAbsent(ring.getKey(), t -> new int[rules.size()]);
             for (int r = 0; r < rules.size(); r++) {
-                if (rules.get(r).resolutionSeconds() == ring.resolutionSeconds()) {
-                    perRule[r] = ring.count(rules.get(r).per());
+                if (rules.get(r).resolutionSeconds() == ring.getValue().resolutionSeconds()) {
+                    perRule[r] = ring.getValue().count(rules.get(r).per());
                 }
             }
-            return null;
-        });
+        }
         return windows;
     }
 
-    /** Stages the restart of an execution whose node died, under the submission id and priority it ran with. */
     /** Stages a restart (see {@link Restart}) in the same transaction as whatever decided it. */
     public void restage(Restart r) {
         jdbc.update(RESTAGE, (c, st) -> {
