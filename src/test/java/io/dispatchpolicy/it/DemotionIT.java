@@ -150,6 +150,31 @@ class DemotionIT extends EngineTest {
     }
 
     @Test
+    void aGuessMadeWrongByCountsThisNodeDidNotSeeStagesByTheRealCounts() {
+        // a single submission is placed by the counts this node last saw and staged in the same round trip as
+        // its count, unless the count proves the guess wrong; other nodes' submissions are simulated by
+        // writing the tenant's ring behind this node's back
+        String tenant = fresh("guessed");
+        assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).containsExactly("default");
+        db.update("UPDATE dispatch.tenant_windows SET counts[1] = counts[1] + 10 WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
+        long over = stage("it-demote", tenant, 1)[0];
+        assertThat(db.stagedLanes(over)).as("guessed 2, counted 12").containsExactly("slow");
+
+        db.update("UPDATE dispatch.tenant_windows SET counts = array_fill(0, ARRAY[10]) WHERE policy_name = 'it-demote' AND tenant = ?",
+                tenant);
+        long under = stage("it-demote", tenant, 1)[0];
+        assertThat(db.stagedLanes(under)).as("guessed 13, counted 1").containsExactly("default");
+
+        // the wrong guesses left nothing behind: three jobs staged, each counted once in its own lane's row
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                + "WHERE p.policy_name = 'it-demote' AND p.partition_key = ?", tenant)).isEqualTo(3);
+        assertThat(db.strings("SELECT lane || ' ' || pending_count FROM dispatch.partitions WHERE policy_name = 'it-demote' "
+                + "AND partition_key = ? ORDER BY lane", tenant)).containsExactly(" 0", "default 2", "slow 1");
+        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote' "
+                + "AND tenant = ?", tenant)).as("each submission counted once").isEqualTo(1);
+    }
+
+    @Test
     void aWindowCountsTheBucketsThatStartInsideIt() {
         // rule 5 per 10 s, one-second buckets: 9 submissions in a bucket 11 s old are outside the window,
         // 4 in a bucket 8 s old inside it (each bound a second clear of the window's edge)

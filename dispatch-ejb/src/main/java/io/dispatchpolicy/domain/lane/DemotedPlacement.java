@@ -52,4 +52,45 @@ public final class DemotedPlacement {
         }
         return placed;
     }
+
+    /**
+     * The counts under which {@link #place} places a call's jobs as it does with {@code windows}: with each
+     * tenant's count in each rule's window inside its bound, every job lands in the same lane. A tenant's
+     * n jobs fall to rule r from the end, clamp(count - threshold, 0, n) of them; that number, and so the
+     * placement, holds while the count stays at or under the threshold (none), at or over threshold + n
+     * (all), or exactly where it is (some).
+     *
+     * @param windows per tenant, the counts {@code place} is given (this call's jobs counted)
+     * @return one bound per tenant of the call that has counts, and rule
+     */
+    public static List<Bound> bounds(List<Submission> jobs, List<Demotion> rules, Map<String, int[]> windows) {
+        Map<String, Integer> inCall = new java.util.LinkedHashMap<>();
+        for (Submission s : jobs) {
+            if (s.tenant() != null) {
+                inCall.merge(s.tenant(), 1, Integer::sum);
+            }
+        }
+        List<Bound> bounds = new ArrayList<>();
+        inCall.forEach((tenant, n) -> {
+            int[] counts = windows.get(tenant);
+            if (counts == null) {
+                return;
+            }
+            for (int r = 0; r < rules.size(); r++) {
+                int threshold = rules.get(r).threshold();
+                long over = Math.max(0, Math.min(n, (long) counts[r] - threshold));
+                int min = over == 0 ? 0 : (int) (threshold + over);
+                int max = over == n ? Integer.MAX_VALUE : (int) (threshold + over);
+                bounds.add(new Bound(tenant, r, min, max));
+            }
+        });
+        return bounds;
+    }
+
+    /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
+    public record Bound(String tenant, int rule, int min, int max) {
+        public boolean holds(int count) {
+            return count >= min && count <= max;
+        }
+    }
 }

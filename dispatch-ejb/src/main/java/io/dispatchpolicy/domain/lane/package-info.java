@@ -4,6 +4,8 @@
  * and the virtual time that keeps a budget split exact across iterations
  * ({@link io.dispatchpolicy.domain.lane.LaneClock}), and which lane a noisy tenant's jobs are demoted to
  * given its counts ({@link io.dispatchpolicy.domain.lane.DemotedPlacement}), summed from its ring of
- * bucket counts ({@link io.dispatchpolicy.domain.lane.TenantWindow}). No database or container types.
+ * bucket counts ({@link io.dispatchpolicy.domain.lane.TenantWindow}), and the counts a node last saw,
+ * to guess that placement before the count ({@link io.dispatchpolicy.domain.lane.RecentWindows}). No
+ * database or container types.
  */
 package io.dispatchpolicy.domain.lane;

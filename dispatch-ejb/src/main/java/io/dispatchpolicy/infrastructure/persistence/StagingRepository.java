@@ -1,6 +1,7 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import io.dispatchpolicy.domain.lane.DemotedPlacement;
+import io.dispatchpolicy.domain.lane.RecentWindows;
 import io.dispatchpolicy.domain.lane.TenantWindow;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Restart;
@@ -28,7 +29,8 @@ import java.util.TreeMap;
  * INSERT in one CTE, both fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor
  * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays). A policy
  * with demotion rules counts the jobs for their tenants first, in one more statement, and places them
- * by the counts.
+ * by the counts: a call of a few jobs sends both statements in one round trip, its jobs placed by a
+ * guess the counting statement checks (ADR 0011).
  */
 @ApplicationScoped
 public class StagingRepository {
@@ -50,10 +52,14 @@ public class StagingRepository {
     // the sequence in input order, and are returned sorted by id. A lane's gate row gains no jobs: with
     // its context unchanged it is locked (ON CONFLICT locks the row it skips) but not rewritten, which
     // saves a policy with lanes a row version per submission; no job joins it, so it need not be returned.
+    // Jobs placed by a guess come with the guess's token: when the counting statement before has found the
+    // guess wrong (it sets dispatch.misplaced to the token, for this transaction), no partition row is
+    // upserted, so no job joins one: nothing is written or locked, and no id returned.
     private static final String STAGE = """
             WITH rows AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
-                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
+                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)
+                 WHERE ?::text IS NULL OR current_setting('dispatch.misplaced', true) IS DISTINCT FROM ?),
             jobs AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
                        WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
@@ -105,6 +111,12 @@ public class StagingRepository {
     // the tenant, how far its newest bucket is ahead of the statement's and how far the statement's time
     // is into its bucket: what TenantWindow sums each rule's window from. The plan does not depend on the
     // counts' statistics (a row per tenant, found by its key), so PostgreSQL's plan cache keeps one plan.
+    // A guess (jobs placed before they are counted) comes with its bounds: per tenant and rule, the counts
+    // under which it places as the real counts would (DemotedPlacement.bounds). A count outside its bound
+    // sets dispatch.misplaced to the guess's token, which stops the staging statement that follows. The
+    // window is summed as TenantWindow sums it: the buckets that start after the statement's time - per,
+    // newest first, i.e. newest + ceil((per - time) / res) of them (unnest in a target list: a function
+    // scan in FROM would first copy the slice into a tuplestore, about 15 µs a call).
     private static final String COUNT = """
             INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
             SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
@@ -124,8 +136,18 @@ public class StagingRepository {
             RETURNING t.tenant, t.resolution_s, t.counts,
                       t.newest - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s)::bigint,
                       (extract(epoch FROM statement_timestamp())
-                       - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s) * t.resolution_s)::float8
+                       - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s) * t.resolution_s)::float8,
+                      (SELECT set_config('dispatch.misplaced', ?, true)
+                         FROM unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::int[]) AS g(tenant, res, per_s, lo, hi)
+                        WHERE g.tenant = t.tenant AND g.res = t.resolution_s
+                          AND coalesce((SELECT sum(x) FROM (SELECT unnest(t.counts[1:t.newest + ceil((g.per_s - extract(epoch FROM statement_timestamp()))
+                                                                                                    / g.res)::bigint]) AS x) w), 0)
+                              NOT BETWEEN g.lo AND g.hi
+                        LIMIT 1)
             """;
+
+    // A small call of a policy with demotion rules: counted and staged in one round trip (see counted).
+    private static final String COUNT_AND_STAGE = Jdbc.both(COUNT, STAGE);
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
@@ -345,6 +367,15 @@ public class StagingRepository {
     @Inject
     Jdbc jdbc;
 
+    /** The calls whose jobs are placed by a guess: a wrong guess stages them twice (see counted). */
+    static final int GUESSED_CALL = 100;
+
+    /** Tokens of guesses: unique per call, which is all dispatch.misplaced needs within a transaction. */
+    private static final java.util.concurrent.atomic.AtomicLong TOKENS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** What this node last saw of its tenants' counts, for guesses; bounded (a tenant is about 100 bytes). */
+    private final RecentWindows recent = new RecentWindows(50_000);
+
     /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
     public int agePriorities(int limit) {
         return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
@@ -443,23 +474,37 @@ public class StagingRepository {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
             List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
-            StatementBinder head = placed(policyName, demotions == null ? chunk : counted(policyName, chunk, demotions), restarts);
-            Jdbc.Binder binder = (c, st) -> {
-                int next = head.bind(c, st, 1);
-                st.setString(next++, policyName);
-                st.setString(next++, policyName);
-                st.setString(next++, jobName);
-                st.setString(next++, submittedBy);
-                st.setObject(next++, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
-                st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
-                st.setObject(next, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
+            StagingOf stagingOf = (placed, token) -> {
+                StatementBinder head = placed(placed, restarts, token);
+                return (c, st, first) -> {
+                    int next = head.bind(c, st, first);
+                    st.setString(next++, policyName);
+                    st.setString(next++, policyName);
+                    st.setString(next++, jobName);
+                    st.setString(next++, submittedBy);
+                    st.setObject(next++, aging == null ? null : aging.every().toMillis(), java.sql.Types.BIGINT);
+                    st.setObject(next++, aging == null ? null : aging.step(), java.sql.Types.INTEGER);
+                    st.setObject(next++, aging == null ? null : aging.cap(), java.sql.Types.INTEGER);
+                    return next;
+                };
             };
-            List<Long> chunkIds = jdbc.query(STAGE, binder, rs -> rs.getLong(1));
+            List<Long> chunkIds = demotions == null ? staged(stagingOf.of(chunk, null)) : counted(policyName, chunk, demotions, stagingOf);
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
         }
         return ids;
+    }
+
+    /** Runs STAGE alone; @return the staged ids, in input order. */
+    private List<Long> staged(StatementBinder staging) {
+        return jdbc.query(STAGE, (c, st) -> staging.bind(c, st, 1), rs -> rs.getLong(1));
+    }
+
+    /** STAGE's parameters for these jobs, in their lanes, guarded by a guess's token (or null). */
+    @FunctionalInterface
+    private interface StagingOf {
+        StatementBinder of(List<Submission> placed, String token);
     }
 
     /** Binds a statement head's parameters from {@code first}; @return the index of the next parameter. */
@@ -487,7 +532,7 @@ public class StagingRepository {
     }
 
     /** STAGE's head: jobs already in their lanes, partition rows summed here. */
-    private static StatementBinder placed(String policyName, List<Submission> chunk, List<Long> restarts) {
+    private static StatementBinder placed(List<Submission> chunk, List<Long> restarts, String token) {
         // One partition row per key and lane: the last context seen wins, as it would with one call per
         // job; a key with jobs in lanes also gets its gate row, with that same context.
         Map<Address, String> contextByRow = new TreeMap<>();
@@ -519,6 +564,8 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList()));
+            st.setString(i++, token);
+            st.setString(i++, token);
             st.setArray(i++, Jdbc.texts(c, jobs.keys()));
             st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
             st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
@@ -530,14 +577,15 @@ public class StagingRepository {
         };
     }
 
-    /** Counts a call's jobs for their tenants and, when the call lets demotion move them, places them by the counts. */
-    private List<Submission> counted(String policyName, List<Submission> chunk, Demotions demotions) {
-        Map<String, int[]> windows = count(policyName, chunk, demotions.rules());
-        return demotions.moves() ? DemotedPlacement.place(chunk, demotions.rules(), windows) : chunk;
-    }
-
-    /** Counts the jobs of a call for their tenants (COUNT); @return per tenant, its count in each rule's window with them. */
-    private Map<String, int[]> count(String policyName, List<Submission> chunk, List<Demotion> rules) {
+    /**
+     * Counts a call's jobs for their tenants and stages them, each in the lane its tenant's counts give
+     * it when the call lets demotion move them. A call of up to {@link #GUESSED_CALL} jobs is counted and
+     * staged in one round trip: its jobs placed by the counts this node last saw, and staged only if the
+     * counting statement finds the real counts within the guess's bounds; else they are staged again,
+     * placed by the real counts. A bigger call is counted first: the round trip saved is little beside
+     * its staging, which a wrong guess would send twice.
+     */
+    private List<Long> counted(String policyName, List<Submission> chunk, Demotions demotions, StagingOf stagingOf) {
         // tenants by code point, each once: two calls lock their count rows in one order
         Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
         for (Submission s : chunk) {
@@ -546,18 +594,62 @@ public class StagingRepository {
             }
         }
         if (perTenant.isEmpty()) {
-            return Map.of();
+            return staged(stagingOf.of(chunk, null));
         }
+        List<Demotion> rules = demotions.rules();
+        long now = System.currentTimeMillis();
+        if (demotions.moves() && chunk.size() > GUESSED_CALL) {
+            Map<String, int[]> windows = windows(rules, jdbc.query(COUNT, (c, st) ->
+                    counting(policyName, perTenant, rules, null, List.of()).bind(c, st, 1), StagingRepository::ring));
+            recent.remember(policyName, rules, windows, now);
+            return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, windows), null));
+        }
+        Map<String, int[]> guess = demotions.moves() ? recent.guess(policyName, rules, perTenant, now) : Map.of();
+        List<DemotedPlacement.Bound> bounds = DemotedPlacement.bounds(chunk, rules, guess);
+        String token = bounds.isEmpty() ? null : Long.toString(TOKENS.incrementAndGet());
+        StatementBinder counting = counting(policyName, perTenant, rules, token, bounds);
+        StatementBinder staging = stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, guess) : chunk, token);
+        Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(COUNT_AND_STAGE,
+                (c, st) -> staging.bind(c, st, counting.bind(c, st, 1)), StagingRepository::ring, rs -> rs.getLong(1));
+        Map<String, int[]> windows = windows(rules, both.first());
+        recent.remember(policyName, rules, windows, now);
+        if (!both.second().isEmpty()) {
+            return both.second();
+        }
+        // the guess was wrong (the counts crossed a threshold since this node last saw them): nothing was
+        // staged, nor a partition row locked; place by the counts just returned, still locked
+        return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, windows), null));
+    }
+
+    /** COUNT's parameters: the tenants' jobs, the rings' lengths, and a guess's token and bounds (or null and none). */
+    private static StatementBinder counting(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, String token,
+                                            List<DemotedPlacement.Bound> bounds) {
         Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        List<Map.Entry<String, TenantWindow>> rings = jdbc.query(COUNT, (c, st) -> {
-            st.setString(1, policyName);
-            st.setArray(2, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
-            st.setArray(3, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
-            st.setArray(4, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
-            st.setArray(5, Jdbc.ints(c, new ArrayList<>(slots.values())));
-        }, rs -> Map.entry(rs.getString(1), new TenantWindow(rs.getInt(2),
+        return (c, st, i) -> {
+            st.setString(i++, policyName);
+            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
+            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.values())));
+            st.setString(i++, token);
+            st.setArray(i++, Jdbc.texts(c, bounds.stream().map(DemotedPlacement.Bound::tenant).toList()));
+            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(b -> rules.get(b.rule()).resolutionSeconds()).toList()));
+            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(b -> (int) rules.get(b.rule()).per().toSeconds()).toList()));
+            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(DemotedPlacement.Bound::min).toList()));
+            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(DemotedPlacement.Bound::max).toList()));
+            return i;
+        };
+    }
+
+    /** A ring COUNT returned, by its tenant. */
+    private static Map.Entry<String, TenantWindow> ring(ResultSet rs) throws SQLException {
+        return Map.entry(rs.getString(1), new TenantWindow(rs.getInt(2),
                 java.util.Arrays.stream((Integer[]) rs.getArray(3).getArray()).mapToInt(Integer::intValue).toArray(),
-                rs.getLong(4), rs.getDouble(5))));
+                rs.getLong(4), rs.getDouble(5)));
+    }
+
+    /** Per tenant, its count in each rule's window (rules' order), summed from the rings COUNT returned. */
+    private static Map<String, int[]> windows(List<Demotion> rules, List<Map.Entry<String, TenantWindow>> rings) {
         Map<String, int[]> windows = new HashMap<>();
         for (Map.Entry<String, TenantWindow> ring : rings) {
             int[] perRule = windows.computeIfAbsent(ring.getKey(), t -> new int[rules.size()]);
