@@ -26,12 +26,7 @@ public final class DemotedPlacement {
      * @return the jobs, each in the lane it is staged in
      */
     public static List<Submission> place(List<Submission> jobs, List<Demotion> rules, Map<String, int[]> windows) {
-        Map<String, Integer> inCall = new HashMap<>();
-        for (Submission s : jobs) {
-            if (s.tenant() != null) {
-                inCall.merge(s.tenant(), 1, Integer::sum);
-            }
-        }
+        Map<String, Integer> inCall = tally(jobs, new HashMap<>());
         Map<String, Integer> seen = new HashMap<>();
         List<Submission> placed = new ArrayList<>(jobs.size());
         for (Submission s : jobs) {
@@ -64,12 +59,7 @@ public final class DemotedPlacement {
      * @return one bound per tenant of the call that has counts, and rule
      */
     public static List<Bound> bounds(List<Submission> jobs, List<Demotion> rules, Map<String, int[]> windows) {
-        Map<String, Integer> inCall = new java.util.LinkedHashMap<>();
-        for (Submission s : jobs) {
-            if (s.tenant() != null) {
-                inCall.merge(s.tenant(), 1, Integer::sum);
-            }
-        }
+        Map<String, Integer> inCall = tally(jobs, new java.util.LinkedHashMap<>());
         List<Bound> bounds = new ArrayList<>();
         inCall.forEach((tenant, n) -> {
             int[] counts = windows.get(tenant);
@@ -87,7 +77,17 @@ public final class DemotedPlacement {
         return bounds;
     }
 
-    /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
+    /** Adds each tenant's number of jobs in {@code jobs} (jobs counted for nobody left out) to {@code into}; @return it. */
+    public static <M extends Map<String, Integer>> M tally(List<Submission> jobs, M into) {
+        for (Submission s : jobs) {
+            if (s.tenant() != null) {
+                into.merge(s.tenant(), 1, Integer::sum);
+            }
+        }
+        return into;
+    }
+
+        /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
     public record Bound(String tenant, int rule, int min, int max) {
         public boolean holds(int count) {
             return count >= min && count <= max;

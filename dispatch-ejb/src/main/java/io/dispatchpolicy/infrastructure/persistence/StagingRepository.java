@@ -587,12 +587,7 @@ public class StagingRepository {
      */
     private List<Long> counted(String policyName, List<Submission> chunk, Demotions demotions, StagingOf stagingOf) {
         // tenants by code point, each once: two calls lock their count rows in one order
-        Map<String, Integer> perTenant = new TreeMap<>(StagingRepository::byCodePoint);
-        for (Submission s : chunk) {
-            if (s.tenant() != null) {
-                perTenant.merge(s.tenant(), 1, Integer::sum);
-            }
-        }
+        Map<String, Integer> perTenant = DemotedPlacement.tally(chunk, new TreeMap<>(StagingRepository::byCodePoint));
         if (perTenant.isEmpty()) {
             return staged(stagingOf.of(chunk, null));
         }
