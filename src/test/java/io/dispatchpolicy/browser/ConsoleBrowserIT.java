@@ -45,8 +45,8 @@ class ConsoleBrowserIT extends BrowserTest {
                 + "WHERE policy_name = 'browser-ghost' AND partition_key = 'dead-tenant' ON CONFLICT DO NOTHING");
         // it-demote's rule is 5 per 10 s: 9 submissions counted in a bucket that stays inside the window
         // for the whole class (dated ahead, so the test does not race the window)
-        sql("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
-                + "('it-demote', 'browser-noisy', 1, floor(extract(epoch FROM now()))::bigint + 3600, '{9}') "
+        sql("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, total, older) VALUES "
+                + "('it-demote', 'browser-noisy', 1, floor(extract(epoch FROM now()))::bigint + 3600, 9, '{0}') "
                 + "ON CONFLICT (policy_name, tenant, resolution_s) DO NOTHING");
     }
 

@@ -70,8 +70,8 @@ class DemotionIT extends EngineTest {
         // a caller's lane is kept (this policy does not let demotion override it), and still counted
         long named = stage("it-demote", tenant, 1, new SubmitOption[] {SubmitOption.lane("default")})[0];
         assertThat(db.stagedLanes(named)).containsExactly("default");
-        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote' "
-                + "AND tenant = ?", tenant)).isEqualTo(7);
+        assertThat(db.count("SELECT total FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?", tenant))
+                .isEqualTo(7);
 
         // ten seconds (and one bucket) after the last of them, the window holds none of them
         String last = db.strings("SELECT (max(staged_at) + interval '11 seconds')::text FROM dispatch.staged_jobs WHERE id = ANY(?)",
@@ -97,8 +97,9 @@ class DemotionIT extends EngineTest {
 
         long[] anonymous = stage("it-demote2", "t", 8);
         assertThat(db.stagedLanes(anonymous)).containsOnly("default");
-        assertThat(db.count("SELECT coalesce(sum(x), 0) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote2'"
-                + " AND tenant = ?", account)).as("each of the account's jobs counted once").isEqualTo(6);
+        // the rules' windows are one minute (one-second buckets) and two (one-minute buckets): a ring each
+        assertThat(db.strings("SELECT resolution_s || ':' || total FROM dispatch.tenant_windows WHERE policy_name = 'it-demote2'"
+                + " AND tenant = ? ORDER BY resolution_s", account)).as("each of the account's jobs counted once").containsExactly("1:6", "60:6");
     }
 
     @Test
@@ -144,8 +145,8 @@ class DemotionIT extends EngineTest {
             return db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", id) == 1;
         });
         assertThat(db.count("SELECT attempts FROM dispatch.dead_jobs WHERE submission_id = ?", id)).isEqualTo(4);
-        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote-retry' "
-                + "AND tenant = ?", tenant)).as("one submission, three retries").isEqualTo(1);
+        assertThat(db.count("SELECT total FROM dispatch.tenant_windows WHERE policy_name = 'it-demote-retry' AND tenant = ?", tenant))
+                .as("one submission, three retries").isEqualTo(1);
         assertThat(db.stagedLanes(stage("it-demote-retry", tenant, 1))).as("the second submission is the one over 1").containsExactly("slow");
     }
 
@@ -156,11 +157,12 @@ class DemotionIT extends EngineTest {
         // writing the tenant's ring behind this node's back
         String tenant = fresh("guessed");
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).containsExactly("default");
-        db.update("UPDATE dispatch.tenant_windows SET counts[1] = counts[1] + 10 WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
+        db.update("UPDATE dispatch.tenant_windows SET total = total + 10 WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
         long over = stage("it-demote", tenant, 1)[0];
         assertThat(db.stagedLanes(over)).as("guessed 2, counted 12").containsExactly("slow");
 
-        db.update("UPDATE dispatch.tenant_windows SET counts = array_fill(0, ARRAY[10]) WHERE policy_name = 'it-demote' AND tenant = ?",
+        // all of them older than the window
+        db.update("UPDATE dispatch.tenant_windows SET older = array_fill(total, ARRAY[10]) WHERE policy_name = 'it-demote' AND tenant = ?",
                 tenant);
         long under = stage("it-demote", tenant, 1)[0];
         assertThat(db.stagedLanes(under)).as("guessed 13, counted 1").containsExactly("default");
@@ -170,8 +172,8 @@ class DemotionIT extends EngineTest {
                 + "WHERE p.policy_name = 'it-demote' AND p.partition_key = ?", tenant)).isEqualTo(3);
         assertThat(db.strings("SELECT lane || ' ' || pending_count FROM dispatch.partitions WHERE policy_name = 'it-demote' "
                 + "AND partition_key = ? ORDER BY lane", tenant)).containsExactly(" 0", "default 2", "slow 1");
-        assertThat(db.count("SELECT sum(x) FROM dispatch.tenant_windows, unnest(counts) AS x WHERE policy_name = 'it-demote' "
-                + "AND tenant = ?", tenant)).as("each submission counted once").isEqualTo(1);
+        assertThat(db.count("SELECT total - older[cardinality(older)] FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' "
+                + "AND tenant = ?", tenant)).as("each submission counted once: one in the ring since it was emptied").isEqualTo(1);
     }
 
     @Test
@@ -179,11 +181,12 @@ class DemotionIT extends EngineTest {
         // rule 5 per 10 s, one-second buckets: 9 submissions in a bucket 11 s old are outside the window,
         // 4 in a bucket 8 s old inside it (each bound a second clear of the window's edge)
         String tenant = fresh("buckets");
-        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
-                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint, '{0,0,0,0,0,0,0,0,4,0,0,9}')", tenant);
+        // (the ring counts before each bucket: per bucket, newest first, 0,0,0,0,0,0,0,0,4,0,0,9)
+        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, total, older) VALUES "
+                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint, 13, '{13,13,13,13,13,13,13,13,9,9,9,0}')", tenant);
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 1 in the window").containsExactly("default");
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).as("4 + 2 in the window").containsExactly("slow");
-        assertThat(db.count("SELECT cardinality(counts) FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?",
+        assertThat(db.count("SELECT cardinality(older) FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?",
                 tenant)).as("the ring cut to the rule's ten buckets").isEqualTo(10);
     }
 
@@ -193,14 +196,15 @@ class DemotionIT extends EngineTest {
         // this statement's bucket (simulated: its newest bucket is 3 s ahead, with 2 submissions in it,
         // and the ring is shorter than the rule needs, as after a window was lengthened)
         String tenant = fresh("late");
-        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
-                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint + 3, '{2,0}')", tenant);
+        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, total, older) VALUES "
+                + "('it-demote', ?, 1, floor(extract(epoch FROM now()))::bigint + 3, 2, '{0,0}')", tenant);
         stage("it-demote", tenant, 1);
-        List<String> ring = db.strings("SELECT newest - floor(extract(epoch FROM now()))::bigint || ' ' || counts::text "
+        List<String> ring = db.strings("SELECT newest - floor(extract(epoch FROM now()))::bigint || ' ' || total || ' ' || older::text "
                 + "FROM dispatch.tenant_windows WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
-        // still 3 s ahead (or 2, if a second passed meanwhile), the late submission 3 (or 2) buckets back
+        // still 3 s ahead (or 2, if a second passed meanwhile), the late submission 3 (or 2) buckets back:
+        // older than the 3 (or 2) newer buckets, newer than the rest; per bucket 2,0,0,1,0,... (or 2,0,1,0,...)
         assertThat(ring).hasSize(1);
-        assertThat(ring.get(0)).isIn("3 {2,0,0,1,0,0,0,0,0,0}", "2 {2,0,1,0,0,0,0,0,0,0}");
+        assertThat(ring.get(0)).isIn("3 3 {1,1,1,0,0,0,0,0,0,0}", "2 3 {1,1,0,0,0,0,0,0,0,0}");
         assertThat(db.stagedLanes(stage("it-demote", tenant, 3))).as("2 + 1 + 3 = 6 > 5").containsExactly("default", "default", "slow");
     }
 }

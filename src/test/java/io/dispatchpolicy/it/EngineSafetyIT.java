@@ -145,9 +145,9 @@ class EngineSafetyIT extends EngineTest {
         }
         assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE id IN (?, ?)", gate, lane)).isZero();
 
-        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, counts) VALUES "
-                + "('it-demote', 'sweep-old', 60, floor(extract(epoch FROM now() - interval '2 days') / 60)::bigint, '{3}'), "
-                + "('it-demote', 'sweep-new', 60, floor(extract(epoch FROM now() - interval '23 hours') / 60)::bigint, '{4}')");
+        db.update("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, total, older) VALUES "
+                + "('it-demote', 'sweep-old', 60, floor(extract(epoch FROM now() - interval '2 days') / 60)::bigint, 3, '{0}'), "
+                + "('it-demote', 'sweep-new', 60, floor(extract(epoch FROM now() - interval '23 hours') / 60)::bigint, 4, '{0}')");
         sweeper.sweep();
         assertThat(db.strings("SELECT tenant FROM dispatch.tenant_windows WHERE tenant LIKE 'sweep-%'")).containsExactly("sweep-new");
     }

@@ -134,7 +134,10 @@ public class TestPolicies {
         return byTenantWith("it-demote").lane("default", 3).lane("slow", 1).demote(5, Duration.ofSeconds(10), "slow").build();
     }
 
-    /** Two rules, the last matching wins; the tenant is the account (none: not counted); demotion overrides a named lane. */
+    /**
+     * Two rules, the last matching wins, counted at two resolutions (one-second and one-minute buckets); the
+     * tenant is the account (none: not counted); demotion overrides a named lane.
+     */
     @Produces
     Policy demoteTwoRules() {
         return Policy.named("it-demote2").governs("it-demote2")
@@ -148,7 +151,7 @@ public class TestPolicies {
                 .tenant(ctx -> ctx.get("account"))
                 .lane("default", 6).lane("slow", 3).lane("slower", 1)
                 .demote(2, Duration.ofMinutes(1), "slow")
-                .demote(4, Duration.ofMinutes(1), "slower")
+                .demote(4, Duration.ofMinutes(2), "slower")
                 .demotionOverridesLane()
                 .build();
     }

@@ -80,8 +80,9 @@ public class MonitoringRepository {
             SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? GROUP BY lane
             """;
 
-    // Tenants over a rule's threshold now, from the same buckets the staging statement counts in (ADR
-    // 0011; each tenant's ring unrolled, counts[i] the bucket newest - i + 1): from_here sums a tenant's buckets from the newest back to this one. A tenant's next
+    // Tenants over a rule's threshold now, from the same rings the staging statements count in (ADR
+    // 0011; each tenant's ring unrolled, older[i] the submissions before bucket newest - i + 1 began):
+    // from_here counts a tenant's buckets from the newest back to this one. A tenant's next
     // submission is demoted while its window holds at least the threshold, so it is demoted until the
     // newest bucket at which that still holds leaves the window. Of several rules the last declared
     // wins, as at submission.
@@ -89,13 +90,13 @@ public class MonitoringRepository {
             WITH rules AS (
                 SELECT * FROM unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS r(res, per_s, threshold, lane, rule, idx)),
             buckets AS (
-                SELECT r.idx, t.tenant, b.bucket_start,
-                       sum(b.submissions) OVER (PARTITION BY r.idx, t.tenant ORDER BY b.bucket_start DESC) AS from_here
+                SELECT r.idx, t.tenant, b.bucket_start, b.from_here
                   FROM rules r
                   JOIN dispatch.tenant_windows t ON t.policy_name = ? AND t.resolution_s = r.res
                  CROSS JOIN LATERAL (
-                    SELECT to_timestamp((t.newest - a.age + 1) * t.resolution_s) AS bucket_start, a.submissions
-                      FROM unnest(t.counts) WITH ORDINALITY AS a(submissions, age)) b
+                    SELECT to_timestamp((t.newest - a.age + 1) * t.resolution_s) AS bucket_start, t.total - a.before AS from_here,
+                           coalesce(t.older[a.age - 1], t.total) - a.before AS submissions
+                      FROM unnest(t.older) WITH ORDINALITY AS a(before, age)) b
                  WHERE b.submissions > 0 AND b.bucket_start > statement_timestamp() - make_interval(secs => r.per_s)),
             over AS (
                 SELECT b.idx, b.tenant, max(b.from_here) AS submissions,

@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays). A policy
  * with demotion rules counts the jobs for their tenants first, in one more statement, and places them
  * by the counts: a call of a few jobs sends both statements in one round trip, its jobs placed by a
- * guess the counting statement checks (ADR 0011).
+ * guess the counting statement checks (ADR 0011; the counting statements are {@link TenantCounts}).
  */
 @ApplicationScoped
 public class StagingRepository {
@@ -52,14 +52,16 @@ public class StagingRepository {
     // the sequence in input order, and are returned sorted by id. A lane's gate row gains no jobs: with
     // its context unchanged it is locked (ON CONFLICT locks the row it skips) but not rewritten, which
     // saves a policy with lanes a row version per submission; no job joins it, so it need not be returned.
-    // Jobs placed by a guess come with the guess's token: when the counting statement before has found the
-    // guess wrong (it sets dispatch.misplaced to the token, for this transaction), no partition row is
-    // upserted, so no job joins one: nothing is written or locked, and no id returned.
+    // Jobs placed by a guess come with the guess's token (TenantCounts): unless the counting statement
+    // before has counted them and found the guess right (dispatch.counted set to the token, and
+    // dispatch.misplaced not, for this transaction), no partition row is upserted, so no job joins one:
+    // nothing is written or locked, and no id returned.
     private static final String STAGE = """
             WITH rows AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
                        WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)
-                 WHERE ?::text IS NULL OR current_setting('dispatch.misplaced', true) IS DISTINCT FROM ?),
+                 WHERE ?::text IS NULL OR (current_setting('dispatch.counted', true) = ?
+                                           AND current_setting('dispatch.misplaced', true) IS DISTINCT FROM ?)),
             jobs AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
                        WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
@@ -99,55 +101,6 @@ public class StagingRepository {
                 RETURNING id)
             SELECT id FROM ins ORDER BY id
             """;
-
-    // A policy with demotion rules (ADR 0011): the call's jobs counted for their tenants, before they are
-    // staged in the same transaction; a tenant's count row stays locked from here to the commit, so a
-    // concurrent submission of the same tenant waits, then counts these. Each tenant's ring of bucket
-    // counts (one row per resolution, counts[1] the newest bucket; tenants in code point order, so two
-    // calls lock in one order) gains this call's jobs in the statement's bucket: moved on by the buckets
-    // elapsed (the gap zeroed, what falls off the end dropped), or, for a submission whose statement
-    // began before one that has already moved the ring, added to its own older bucket; then cut or padded
-    // to the ring's length. Under the row lock, RETURNING gives the ring with every earlier submission of
-    // the tenant, how far its newest bucket is ahead of the statement's and how far the statement's time
-    // is into its bucket: what TenantWindow sums each rule's window from. The plan does not depend on the
-    // counts' statistics (a row per tenant, found by its key), so PostgreSQL's plan cache keeps one plan.
-    // A guess (jobs placed before they are counted) comes with its bounds: per tenant and rule, the counts
-    // under which it places as the real counts would (DemotedPlacement.bounds). A count outside its bound
-    // sets dispatch.misplaced to the guess's token, which stops the staging statement that follows. The
-    // window is summed as TenantWindow sums it: the buckets that start after the statement's time - per,
-    // newest first, i.e. newest + ceil((per - time) / res) of them (unnest in a target list: a function
-    // scan in FROM would first copy the slice into a tuplestore, about 15 µs a call).
-    private static final String COUNT = """
-            INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, counts)
-            SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint,
-                   array_prepend(u.n, array_fill(0, ARRAY[r.slots - 1]))
-              FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
-             CROSS JOIN unnest(?::int[], ?::int[]) AS r(res, slots)
-             ORDER BY u.ord, r.res
-            ON CONFLICT (policy_name, tenant, resolution_s) DO UPDATE
-               SET newest = greatest(t.newest, EXCLUDED.newest),
-                   counts = (CASE WHEN EXCLUDED.newest - t.newest >= cardinality(EXCLUDED.counts) THEN EXCLUDED.counts
-                                  WHEN EXCLUDED.newest > t.newest THEN EXCLUDED.counts[1:EXCLUDED.newest - t.newest] || t.counts
-                                  ELSE (t.counts || EXCLUDED.counts[2:])[1:t.newest - EXCLUDED.newest]
-                                       || (coalesce((t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 1], 0)
-                                           + EXCLUDED.counts[1])
-                                       || (t.counts || EXCLUDED.counts[2:])[t.newest - EXCLUDED.newest + 2:] END
-                             || EXCLUDED.counts[2:])[1:cardinality(EXCLUDED.counts)]
-            RETURNING t.tenant, t.resolution_s, t.counts,
-                      t.newest - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s)::bigint,
-                      (extract(epoch FROM statement_timestamp())
-                       - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s) * t.resolution_s)::float8,
-                      (SELECT set_config('dispatch.misplaced', ?, true)
-                         FROM unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::int[]) AS g(tenant, res, per_s, lo, hi)
-                        WHERE g.tenant = t.tenant AND g.res = t.resolution_s
-                          AND coalesce((SELECT sum(x) FROM (SELECT unnest(t.counts[1:t.newest + ceil((g.per_s - extract(epoch FROM statement_timestamp()))
-                                                                                                    / g.res)::bigint]) AS x) w), 0)
-                              NOT BETWEEN g.lo AND g.hi
-                        LIMIT 1)
-            """;
-
-    // A small call of a policy with demotion rules: counted and staged in one round trip (see counted).
-    private static final String COUNT_AND_STAGE = Jdbc.both(COUNT, STAGE);
 
     // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
@@ -370,7 +323,7 @@ public class StagingRepository {
     /** The calls whose jobs are placed by a guess: a wrong guess stages them twice (see counted). */
     static final int GUESSED_CALL = 100;
 
-    /** Tokens of guesses: unique per call, which is all dispatch.misplaced needs within a transaction. */
+    /** Tokens of counted calls: unique per call, which is all dispatch.counted and dispatch.misplaced need within a transaction. */
     private static final java.util.concurrent.atomic.AtomicLong TOKENS = new java.util.concurrent.atomic.AtomicLong();
 
     /** What this node last saw of its tenants' counts, for guesses; bounded (a tenant is about 100 bytes). */
@@ -509,7 +462,7 @@ public class StagingRepository {
 
     /** Binds a statement head's parameters from {@code first}; @return the index of the next parameter. */
     @FunctionalInterface
-    private interface StatementBinder {
+    interface StatementBinder {
         int bind(java.sql.Connection c, java.sql.PreparedStatement st, int first) throws SQLException;
     }
 
@@ -566,6 +519,7 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList()));
             st.setString(i++, token);
             st.setString(i++, token);
+            st.setString(i++, token);
             st.setArray(i++, Jdbc.texts(c, jobs.keys()));
             st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
             st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
@@ -592,68 +546,44 @@ public class StagingRepository {
             return staged(stagingOf.of(chunk, null));
         }
         List<Demotion> rules = demotions.rules();
+        TenantCounts.Statements statements = TenantCounts.statements(rules.size(), STAGE);
         long now = System.currentTimeMillis();
         if (demotions.moves() && chunk.size() > GUESSED_CALL) {
-            Map<String, int[]> windows = windows(rules, jdbc.query(COUNT, (c, st) ->
-                    counting(policyName, perTenant, rules, null, List.of()).bind(c, st, 1), StagingRepository::ring));
-            recent.remember(policyName, rules, windows, now);
-            return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, windows), null));
+            return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, countFirst(policyName, perTenant, rules, now)), null));
         }
         Map<String, int[]> guess = demotions.moves() ? recent.guess(policyName, rules, perTenant, now) : Map.of();
         List<DemotedPlacement.Bound> bounds = DemotedPlacement.bounds(chunk, rules, guess);
-        String token = bounds.isEmpty() ? null : Long.toString(TOKENS.incrementAndGet());
-        StatementBinder counting = counting(policyName, perTenant, rules, token, bounds);
+        String token = Long.toString(TOKENS.incrementAndGet());
+        boolean single = TenantCounts.single(perTenant, rules);
+        StatementBinder counting = single
+                ? TenantCounts.countingOne(policyName, perTenant.keySet().iterator().next(), chunk.size(), rules, bounds, token)
+                : TenantCounts.counting(policyName, perTenant, rules, bounds, token);
         StatementBinder staging = stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, guess) : chunk, token);
-        Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(COUNT_AND_STAGE,
-                (c, st) -> staging.bind(c, st, counting.bind(c, st, 1)), StagingRepository::ring, rs -> rs.getLong(1));
-        Map<String, int[]> windows = windows(rules, both.first());
-        recent.remember(policyName, rules, windows, now);
+        Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(single ? statements.countOneAndStage() : statements.countAndStage(),
+                (c, st) -> staging.bind(c, st, counting.bind(c, st, 1)), TenantCounts::ring, rs -> rs.getLong(1));
         if (!both.second().isEmpty()) {
+            recent.remember(policyName, rules, TenantCounts.windows(rules, both.first()), now);
             return both.second();
         }
-        // the guess was wrong (the counts crossed a threshold since this node last saw them): nothing was
-        // staged, nor a partition row locked; place by the counts just returned, still locked
-        return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, windows), null));
-    }
-
-    /** COUNT's parameters: the tenants' jobs, the rings' lengths, and a guess's token and bounds (or null and none). */
-    private static StatementBinder counting(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, String token,
-                                            List<DemotedPlacement.Bound> bounds) {
-        Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        return (c, st, i) -> {
-            st.setString(i++, policyName);
-            st.setArray(i++, Jdbc.texts(c, new ArrayList<>(perTenant.keySet())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
-            st.setArray(i++, Jdbc.ints(c, new ArrayList<>(slots.values())));
-            st.setString(i++, token);
-            st.setArray(i++, Jdbc.texts(c, bounds.stream().map(DemotedPlacement.Bound::tenant).toList()));
-            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(b -> rules.get(b.rule()).resolutionSeconds()).toList()));
-            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(b -> (int) rules.get(b.rule()).per().toSeconds()).toList()));
-            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(DemotedPlacement.Bound::min).toList()));
-            st.setArray(i++, Jdbc.ints(c, bounds.stream().map(DemotedPlacement.Bound::max).toList()));
-            return i;
-        };
-    }
-
-    /** A ring COUNT returned, by its tenant. */
-    private static Map.Entry<String, TenantWindow> ring(ResultSet rs) throws SQLException {
-        return Map.entry(rs.getString(1), new TenantWindow(rs.getInt(2),
-                java.util.Arrays.stream((Integer[]) rs.getArray(3).getArray()).mapToInt(Integer::intValue).toArray(),
-                rs.getLong(4), rs.getDouble(5)));
-    }
-
-    /** Per tenant, its count in each rule's window (rules' order), summed from the rings COUNT returned. */
-    private static Map<String, int[]> windows(List<Demotion> rules, List<Map.Entry<String, TenantWindow>> rings) {
-        Map<String, int[]> windows = new HashMap<>();
-        for (Map.Entry<String, TenantWindow> ring : rings) {
-            int[] perRule = windows.computeIfAbsent(ring.getKey(), t -> new int[rules.size()]);
-            for (int r = 0; r < rules.size(); r++) {
-                if (rules.get(r).resolutionSeconds() == ring.getValue().resolutionSeconds()) {
-                    perRule[r] = ring.getValue().count(rules.get(r).per());
-                }
-            }
+        // Nothing staged, nor a partition row locked: the guess was wrong (the counts crossed a threshold
+        // since this node last saw them), so place by the counts just returned, still locked; or the
+        // single-tenant update found no row to count in, so count by the statement that creates it.
+        Map<String, int[]> windows;
+        if (both.first().isEmpty()) {
+            windows = countFirst(policyName, perTenant, rules, now);
+        } else {
+            windows = TenantCounts.windows(rules, both.first());
+            recent.remember(policyName, rules, windows, now);
         }
+        return staged(stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, windows) : chunk, null));
+    }
+
+    /** Counts a call's jobs by COUNT alone, no guess to check; @return per tenant, its count in each rule's window. */
+    private Map<String, int[]> countFirst(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, long now) {
+        String count = TenantCounts.statements(rules.size(), STAGE).count();
+        StatementBinder counting = TenantCounts.counting(policyName, perTenant, rules, List.of(), Long.toString(TOKENS.incrementAndGet()));
+        Map<String, int[]> windows = TenantCounts.windows(rules, jdbc.query(count, (c, st) -> counting.bind(c, st, 1), TenantCounts::ring));
+        recent.remember(policyName, rules, windows, now);
         return windows;
     }
 
