@@ -578,7 +578,7 @@ public class StagingRepository {
         return staged(stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, windows) : chunk, null));
     }
 
-    /** Counts a call's jobs by COUNT alone, no guess to check; @return per tenant, its count in each rule's window. */
+    /** Counts a call's jobs by the upsert alone (TenantCounts), no guess to check; @return per tenant, its count in each rule's window. */
     private Map<String, int[]> countFirst(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, long now) {
         String count = TenantCounts.statements(rules.size(), STAGE).count();
         StatementBinder counting = TenantCounts.counting(policyName, perTenant, rules, List.of(), Long.toString(TOKENS.incrementAndGet()));

@@ -93,10 +93,14 @@ final class TenantCounts {
     /** The counting statements for {@code rules} rules, alone and before {@code stage}; built once per number. */
     static Statements statements(int rules, String stage) {
         return BY_RULES.computeIfAbsent(rules, n -> {
-            String count = COUNT.replace("${within}", String.join("\n                           AND ", java.util.Collections.nCopies(n, WITHIN)));
-            String one = COUNT_ONE.replace("${within}", String.join("\n                           AND ", java.util.Collections.nCopies(n, WITHIN_ONE)));
+            String count = COUNT.replace("${within}", allOf(n, WITHIN));
+            String one = COUNT_ONE.replace("${within}", allOf(n, WITHIN_ONE));
             return new Statements(count, Jdbc.both(count, stage), Jdbc.both(one, stage));
         });
+    }
+
+    private static String allOf(int rules, String check) {
+        return rules == 0 ? "true" : String.join("\n                           AND ", java.util.Collections.nCopies(rules, check));
     }
 
     /** Whether {@link Statements#countOneAndStage} can count this call: one tenant, rules at one resolution. */
