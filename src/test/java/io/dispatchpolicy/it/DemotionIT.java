@@ -103,6 +103,21 @@ class DemotionIT extends EngineTest {
     }
 
     @Test
+    void aCallMixingJobsWithAndWithoutATenantCountsTheTenantsJobsOnly() {
+        // the first submission creates the account's ring; the next call, one tenant's, is counted by the
+        // single-tenant update: its two jobs with the account, not the two without
+        String account = fresh("mixed");
+        assertThat(db.stagedLanes(stage("it-demote4", "m", 1, "account", account))).containsExactly("default");
+        List<java.util.Properties> jobs = List.of(Params.of("tenant", "m", "account", account), Params.of("tenant", "m"),
+                Params.of("tenant", "m"), Params.of("tenant", "m", "account", account));
+        long[] ids = dispatch.submitAll("it-demote4", jobs);
+        assertThat(db.stagedLanes(ids)).as("the account's 2nd and 3rd submissions; over 2 from the 3rd")
+                .containsExactly("default", "default", "default", "slow");
+        assertThat(db.count("SELECT total FROM dispatch.tenant_windows WHERE policy_name = 'it-demote4' AND tenant = ?", account))
+                .isEqualTo(3);
+    }
+
+    @Test
     void aCountedSubmissionLeavesTheCallersTransactionPlannedAsBefore() throws Exception {
         // staging touches none of the caller's settings (an earlier version changed plan_cache_mode for the
         // counted statement and had to put it back)

@@ -156,6 +156,23 @@ public class TestPolicies {
                 .build();
     }
 
+    /** One rule at one resolution; the tenant is the account (none: not counted). */
+    @Produces
+    Policy demoteByAccount() {
+        return Policy.named("it-demote4").governs("it-demote4")
+                .context(p -> {
+                    Map<String, Object> ctx = new HashMap<>();
+                    ctx.put("tenant", p.getProperty("tenant", ""));
+                    ctx.put("account", p.getProperty("account"));
+                    return ctx;
+                })
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .tenant(ctx -> ctx.get("account"))
+                .lane("default", 1).lane("slow", 1)
+                .demote(2, Duration.ofMinutes(1), "slow")
+                .build();
+    }
+
     @Produces
     Policy demoteConcurrently() {
         return byTenantWith("it-demote3").lane("default", 1).lane("slow", 1).demote(10, Duration.ofMinutes(1), "slow").build();

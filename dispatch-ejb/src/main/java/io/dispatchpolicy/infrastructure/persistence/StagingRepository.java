@@ -556,7 +556,7 @@ public class StagingRepository {
         String token = Long.toString(TOKENS.incrementAndGet());
         boolean single = TenantCounts.single(perTenant, rules);
         StatementBinder counting = single
-                ? TenantCounts.countingOne(policyName, perTenant.keySet().iterator().next(), chunk.size(), rules, bounds, token)
+                ? TenantCounts.countingOne(policyName, perTenant.entrySet().iterator().next(), rules, bounds, token)
                 : TenantCounts.counting(policyName, perTenant, rules, bounds, token);
         StatementBinder staging = stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, guess) : chunk, token);
         Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(single ? statements.countOneAndStage() : statements.countAndStage(),

@@ -142,8 +142,8 @@ final class TenantCounts {
         };
     }
 
-    /** COUNT_ONE's parameters: the one tenant's jobs, its ring's length and resolution, the bounds (or none) and the token. */
-    static StagingRepository.StatementBinder countingOne(String policyName, String tenant, int jobs, List<Demotion> rules,
+    /** COUNT_ONE's parameters: the one tenant and its jobs, its ring's length and resolution, the bounds (or none) and the token. */
+    static StagingRepository.StatementBinder countingOne(String policyName, Map.Entry<String, Integer> tenantJobs, List<Demotion> rules,
                                                          List<DemotedPlacement.Bound> bounds, String token) {
         Map.Entry<Integer, Integer> ring = Demotion.slotsByResolution(rules).entrySet().iterator().next();
         Integer[] lo = new Integer[rules.size()];
@@ -153,11 +153,11 @@ final class TenantCounts {
             hi[b.rule()] = b.max();
         }
         return (c, st, i) -> {
-            st.setInt(i++, jobs);
+            st.setInt(i++, tenantJobs.getValue());
             st.setInt(i++, ring.getValue());
             st.setInt(i++, ring.getKey());
             st.setString(i++, policyName);
-            st.setString(i++, tenant);
+            st.setString(i++, tenantJobs.getKey());
             st.setInt(i++, ring.getKey());
             for (int r = 0; r < rules.size(); r++) {
                 st.setInt(i++, (int) rules.get(r).per().toSeconds());
