@@ -140,15 +140,7 @@ public class TestPolicies {
      */
     @Produces
     Policy demoteTwoRules() {
-        return Policy.named("it-demote2").governs("it-demote2")
-                .context(p -> {
-                    Map<String, Object> ctx = new HashMap<>();
-                    ctx.put("tenant", p.getProperty("tenant", ""));
-                    ctx.put("account", p.getProperty("account"));
-                    return ctx;
-                })
-                .partitionBy(ctx -> ctx.get("tenant"))
-                .tenant(ctx -> ctx.get("account"))
+        return byTenantAndAccount("it-demote2")
                 .lane("default", 6).lane("slow", 3).lane("slower", 1)
                 .demote(2, Duration.ofMinutes(1), "slow")
                 .demote(4, Duration.ofMinutes(2), "slower")
@@ -159,15 +151,7 @@ public class TestPolicies {
     /** One rule at one resolution; the tenant is the account (none: not counted). */
     @Produces
     Policy demoteByAccount() {
-        return Policy.named("it-demote4").governs("it-demote4")
-                .context(p -> {
-                    Map<String, Object> ctx = new HashMap<>();
-                    ctx.put("tenant", p.getProperty("tenant", ""));
-                    ctx.put("account", p.getProperty("account"));
-                    return ctx;
-                })
-                .partitionBy(ctx -> ctx.get("tenant"))
-                .tenant(ctx -> ctx.get("account"))
+        return byTenantAndAccount("it-demote4")
                 .lane("default", 1).lane("slow", 1)
                 .demote(2, Duration.ofMinutes(1), "slow")
                 .build();
@@ -377,6 +361,19 @@ public class TestPolicies {
     }
 
     /** A policy governing the job of the same name, one partition per {@code tenant} parameter. */
+    /** Partitioned by the "tenant" parameter, counted for demotion by the "account" one (none: not counted). */
+    private static Policy.Builder byTenantAndAccount(String name) {
+        return Policy.named(name).governs(name)
+                .context(p -> {
+                    Map<String, Object> ctx = new HashMap<>();
+                    ctx.put("tenant", p.getProperty("tenant", ""));
+                    ctx.put("account", p.getProperty("account"));
+                    return ctx;
+                })
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .tenant(ctx -> ctx.get("account"));
+    }
+
     public static Policy.Builder byTenantWith(String name) {
         return Policy.named(name)
                 .governs(name)
