@@ -87,7 +87,7 @@ public final class DemotedPlacement {
         return into;
     }
 
-        /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
+    /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
     public record Bound(String tenant, int rule, int min, int max) {
         public boolean holds(int count) {
             return count >= min && count <= max;

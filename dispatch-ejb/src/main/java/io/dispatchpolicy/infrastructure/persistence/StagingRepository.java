@@ -546,7 +546,6 @@ public class StagingRepository {
             return staged(stagingOf.of(chunk, null));
         }
         List<Demotion> rules = demotions.rules();
-        TenantCounts.Statements statements = TenantCounts.statements(rules.size(), STAGE);
         long now = System.currentTimeMillis();
         if (demotions.moves() && chunk.size() > GUESSED_CALL) {
             return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, countFirst(policyName, perTenant, rules, now)), null));
@@ -554,11 +553,13 @@ public class StagingRepository {
         Map<String, int[]> guess = demotions.moves() ? recent.guess(policyName, rules, perTenant, now) : Map.of();
         List<DemotedPlacement.Bound> bounds = DemotedPlacement.bounds(chunk, rules, guess);
         String token = Long.toString(TOKENS.incrementAndGet());
-        boolean single = TenantCounts.single(perTenant, rules);
+        Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
+        boolean single = perTenant.size() == 1 && slots.size() == 1;
         StatementBinder counting = single
-                ? TenantCounts.countingOne(policyName, perTenant.entrySet().iterator().next(), rules, bounds, token)
-                : TenantCounts.counting(policyName, perTenant, rules, bounds, token);
+                ? TenantCounts.countingOne(policyName, perTenant.entrySet().iterator().next(), rules, slots, bounds, token)
+                : TenantCounts.counting(policyName, perTenant, rules, slots, bounds, token);
         StatementBinder staging = stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, guess) : chunk, token);
+        TenantCounts.Statements statements = TenantCounts.statements(rules.size(), STAGE);
         Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(single ? statements.countOneAndStage() : statements.countAndStage(),
                 (c, st) -> staging.bind(c, st, counting.bind(c, st, 1)), TenantCounts::ring, rs -> rs.getLong(1));
         if (!both.second().isEmpty()) {
@@ -581,7 +582,8 @@ public class StagingRepository {
     /** Counts a call's jobs by the upsert alone (TenantCounts), no guess to check; @return per tenant, its count in each rule's window. */
     private Map<String, int[]> countFirst(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, long now) {
         String count = TenantCounts.statements(rules.size(), STAGE).count();
-        StatementBinder counting = TenantCounts.counting(policyName, perTenant, rules, List.of(), Long.toString(TOKENS.incrementAndGet()));
+        StatementBinder counting = TenantCounts.counting(policyName, perTenant, rules, Demotion.slotsByResolution(rules), List.of(),
+                Long.toString(TOKENS.incrementAndGet()));
         Map<String, int[]> windows = TenantCounts.windows(rules, jdbc.query(count, (c, st) -> counting.bind(c, st, 1), TenantCounts::ring));
         recent.remember(policyName, rules, windows, now);
         return windows;

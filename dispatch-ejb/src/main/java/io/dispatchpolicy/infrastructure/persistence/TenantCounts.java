@@ -103,15 +103,12 @@ final class TenantCounts {
         return rules == 0 ? "true" : String.join("\n                           AND ", java.util.Collections.nCopies(rules, check));
     }
 
-    /** Whether {@link Statements#countOneAndStage} can count this call: one tenant, rules at one resolution. */
-    static boolean single(Map<String, Integer> perTenant, List<Demotion> rules) {
-        return perTenant.size() == 1 && Demotion.slotsByResolution(rules).size() == 1;
-    }
-
-    /** COUNT's parameters: the tenants' jobs (in lock order), the rings' lengths, a guess's bounds (or none) and its token. */
+    /**
+     * COUNT's parameters: the tenants' jobs (in lock order), the rings' lengths by resolution
+     * ({@link Demotion#slotsByResolution}), a guess's bounds (or none) and its token.
+     */
     static StagingRepository.StatementBinder counting(String policyName, Map<String, Integer> perTenant, List<Demotion> rules,
-                                                      List<DemotedPlacement.Bound> bounds, String token) {
-        Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
+                                                      Map<Integer, Integer> slots, List<DemotedPlacement.Bound> bounds, String token) {
         List<String> tenants = new ArrayList<>(perTenant.keySet());
         Map<String, Integer> position = new HashMap<>();
         for (int i = 0; i < tenants.size(); i++) {
@@ -142,10 +139,13 @@ final class TenantCounts {
         };
     }
 
-    /** COUNT_ONE's parameters: the one tenant and its jobs, its ring's length and resolution, the bounds (or none) and the token. */
+    /**
+     * COUNT_ONE's parameters, for a call of one tenant whose rules use one resolution (the one entry of
+     * {@code slots}): the tenant and its jobs, its ring's length and resolution, the bounds (or none) and the token.
+     */
     static StagingRepository.StatementBinder countingOne(String policyName, Map.Entry<String, Integer> tenantJobs, List<Demotion> rules,
-                                                         List<DemotedPlacement.Bound> bounds, String token) {
-        Map.Entry<Integer, Integer> ring = Demotion.slotsByResolution(rules).entrySet().iterator().next();
+                                                         Map<Integer, Integer> slots, List<DemotedPlacement.Bound> bounds, String token) {
+        Map.Entry<Integer, Integer> ring = slots.entrySet().iterator().next();
         Integer[] lo = new Integer[rules.size()];
         Integer[] hi = new Integer[rules.size()];
         for (DemotedPlacement.Bound b : bounds) {
