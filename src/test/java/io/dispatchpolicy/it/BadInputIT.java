@@ -13,6 +13,7 @@ import io.dispatchpolicy.application.schedule.ScheduleRegistry;
 import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.config.InvalidSettingException;
+import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.spi.ScheduleDeclarationException;
 import io.dispatchpolicy.spi.ScheduleUnit;
@@ -179,6 +180,13 @@ class BadInputIT extends EngineTest {
         assertThat(db.stagedLanes(before, during)).containsExactly("main", "main");
         iterate(LANES);
         assertThat(states(before, during)).containsOnly(SubmissionStatus.State.STAGED);
+        // every waiting partition says why it waits, lanes included (issue 31: they showed no reason)
+        assertThat(db.strings("SELECT partition_key || ' ' || lane || ' ' || coalesce(last_deny_reason, 'none') FROM dispatch.partitions "
+                + "WHERE policy_name = ? AND pending_count > 0 ORDER BY partition_key", LANES))
+                .containsExactly("early main " + Denial.INVALID_SETTINGS, "late main " + Denial.INVALID_SETTINGS);
+        long waiting = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'early' AND lane = 'main'",
+                LANES);
+        assertThat(monitoring.partition(waiting).orElseThrow().waiting()).contains("held").contains(LANES_PROPERTY);
         assertThat(monitoring.nodeStatus().heldPolicies()).filteredOn(h -> h.policy().equals(LANES))
                 .extracting(HeldPolicy::property, HeldPolicy::value)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(LANES_PROPERTY, bad));

@@ -39,10 +39,15 @@ class LanesIT extends EngineTest {
 
     /** The first {@code n} admissions of the policy since {@code afterSubmission}, counted by lane. */
     private Map<String, Long> firstAdmissionsByLane(String policy, long afterSubmission, int n) {
+        return firstAdmissionsByLane(policy, "a.submission_id > ?", afterSubmission, n);
+    }
+
+    /** The first {@code n} admissions of the policy that match {@code after} (one parameter), counted by lane. */
+    private Map<String, Long> firstAdmissionsByLane(String policy, String after, long value, int n) {
         Map<String, Long> byLane = new HashMap<>();
         for (String row : db.strings("SELECT lane || ' ' || count(*) FROM (SELECT p.lane FROM dispatch.admissions a "
-                + "JOIN dispatch.partitions p ON p.id = a.partition_id WHERE p.policy_name = ? AND a.submission_id > ? "
-                + "ORDER BY a.admitted_at, a.submission_id LIMIT ?) x GROUP BY lane", policy, afterSubmission, n)) {
+                + "JOIN dispatch.partitions p ON p.id = a.partition_id WHERE p.policy_name = ? AND " + after + " "
+                + "ORDER BY a.admitted_at, a.submission_id LIMIT ?) x GROUP BY lane", policy, value, n)) {
             String[] parts = row.split(" ");
             byLane.put(parts[0], Long.parseLong(parts[1]));
         }
@@ -80,6 +85,30 @@ class LanesIT extends EngineTest {
         assertThat(byLane.get("critical")).as("%s", byLane).isBetween(580L, 620L);
         assertThat(byLane.get("default")).as("%s", byLane).isBetween(280L, 320L);
         assertThat(byLane.get("bulk")).as("%s", byLane).isBetween(80L, 120L);
+    }
+
+    /** The first {@code n} admissions of the policy after {@code afterMillis} (the database's clock), counted by lane. */
+    private Map<String, Long> admissionsByLaneAfter(String policy, long afterMillis, int n) {
+        return firstAdmissionsByLane(policy, "a.admitted_at > to_timestamp(? / 1000.0)", afterMillis, n);
+    }
+
+    @Test
+    void aLaneBackFromIdleRejoinsLevelWithTheBusyLanesWithoutABurst() {
+        awaitNothingInFlight("it-lanes");
+        for (int t = 0; t < 4; t++) {
+            stage("it-lanes", "ic" + t, 200, in("critical"), "sleepMs", "40");
+            stage("it-lanes", "id" + t, 100, in("default"), "sleepMs", "40");
+        }
+        iterateSaturated("it-lanes", 10, 900);
+        long joined = db.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint");
+        for (int t = 0; t < 4; t++) {
+            stage("it-lanes", "ib" + t, 50, in("bulk"), "sleepMs", "40");
+        }
+        iterateSaturated("it-lanes", 10, 100);
+        Map<String, Long> firstTen = admissionsByLaneAfter("it-lanes", joined, 10);
+        Map<String, Long> firstHundred = admissionsByLaneAfter("it-lanes", joined, 100);
+        assertThat(firstTen.getOrDefault("bulk", 0L)).as("bulk in the first 10 after it rejoined: %s", firstTen).isBetween(0L, 2L);
+        assertThat(firstHundred.getOrDefault("bulk", 0L)).as("bulk in the first 100: %s", firstHundred).isBetween(8L, 12L);
     }
 
     @Test

@@ -164,6 +164,39 @@ class ScheduleIT extends EngineTest {
     }
 
     @Test
+    void afterAMonthsOutageCatchUpRunsItsLimitCountingTheOccurrenceLiveBeforeItAndSkipsTheRestWithOneWarning() throws Exception {
+        // a 15-minute grid anchored 60 days back with a point 10 minutes ahead: R, the live future
+        Instant anchor = Instant.now().plus(Duration.ofMinutes(10)).minus(Duration.ofDays(60))
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        create(new ScheduleDefinition("s-limit", "it-scheduled", Map.of("tenant", "limit"), anchor, 15, ScheduleUnit.MINUTES,
+                null, ZoneId.of("UTC"), null, null, true, true));
+        long r = future("s-limit").get(1);
+        long quarter = Duration.ofMinutes(15).toMillis();
+        // staged before an outage of 2,880 grid points: the live one and the 2,879 after it have all passed
+        rewind("s-limit", Duration.ofMinutes(15).multipliedBy(2_880));
+        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
+        long logBefore = java.nio.file.Files.readAllLines(log).size();
+
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(1)).until(() -> {
+            ticks.iterate();
+            return future("s-limit").get(1) == r;
+        });
+
+        assertThat(occurrences("s-limit", "admitted")).as("late runs: the live one and 999 missed after it").isEqualTo(1_000);
+        assertThat(db.strings("SELECT (extract(epoch FROM min(o.run_at)) * 1000)::bigint || ' ' || (extract(epoch FROM max(o.run_at)) "
+                + "* 1000)::bigint FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                + "WHERE s.name = 's-limit' AND o.state = 'admitted'"))
+                .containsExactly((r - 2_880 * quarter) + " " + (r - 1_881 * quarter));
+        assertThat(db.strings("SELECT (extract(epoch FROM catch_up_cut_from) * 1000)::bigint || ' ' "
+                + "|| (extract(epoch FROM catch_up_cut_to) * 1000)::bigint FROM dispatch.schedules WHERE name = 's-limit'"))
+                .as("the 1,880 points skipped").containsExactly((r - 1_880 * quarter) + " " + (r - quarter));
+        assertThat(futures("s-limit")).isEqualTo(1);
+        List<String> written = java.nio.file.Files.readAllLines(log);
+        assertThat(written.subList((int) logBefore, written.size())).filteredOn(l -> l.contains("Schedule 's-limit'") && l.contains("WARN"))
+                .singleElement().asString().contains("1000 missed runs caught up").contains("1880 more are skipped");
+    }
+
+    @Test
     void withoutCatchUpTheMissedOccurrenceIsSkippedAndTheNextIsTheNextGridPoint() {
         create(new ScheduleDefinition("s-nocatch", "it-schedule-serial", Map.of("tenant", "nocatch"), soon(), 1,
                 ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, false, true));

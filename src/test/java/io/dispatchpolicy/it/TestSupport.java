@@ -145,6 +145,12 @@ public class TestSupport {
         work.run();
     }
 
+    /** Runs {@code work} in a transaction of its own, committed when it returns. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void inTransactionOfItsOwn(Runnable work) {
+        work.run();
+    }
+
     /**
      * Runs {@code work} in a transaction of its own, rolled back afterwards, with the planner pushed
      * to re-scan a subquery per outer row (no hash or merge joins, no sorts, no materialization): the

@@ -4,8 +4,11 @@ import io.dispatchpolicy.config.InvalidSettingException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
@@ -26,10 +29,16 @@ public class HeldPolicies {
 
     private final Map<String, InvalidSettingException> held = new ConcurrentHashMap<>();
 
+    /** Per policy with lanes, the lanes its settings last gave: where its jobs may wait while it is held. */
+    private final Map<String, List<String>> lastLanes = new ConcurrentHashMap<>();
+
     /** The policy with its current settings; empty while a setting is invalid (the policy is held). */
     public Optional<EffectivePolicy> effective(String policyName) {
         try {
             EffectivePolicy policy = registry.effective(policyName);
+            if (policy.hasLanes()) {
+                lastLanes.put(policyName, policy.lanes().stream().map(io.dispatchpolicy.spi.Lane::name).toList());
+            }
             if (held.remove(policyName) != null) {
                 LOG.info(() -> "Policy '" + policyName + "' has valid settings again and is no longer held");
             }
@@ -50,6 +59,17 @@ public class HeldPolicies {
      */
     public Optional<EffectivePolicy> effectiveIfDeclared(String policyName) {
         return policyName != null && registry.named(policyName).isPresent() ? effective(policyName) : Optional.empty();
+    }
+
+    /**
+     * The lanes a held policy's jobs may wait in: those it declares and those its settings gave it while
+     * they were last valid on this node. The tick claims them only to say why they wait.
+     */
+    public Set<String> lanesWhileHeld(String policyName) {
+        Set<String> lanes = new LinkedHashSet<>();
+        registry.named(policyName).ifPresent(p -> p.lanes().forEach(l -> lanes.add(l.name())));
+        lanes.addAll(lastLanes.getOrDefault(policyName, List.of()));
+        return lanes;
     }
 
     /** Why the policy is held now, or empty when its settings are valid. */

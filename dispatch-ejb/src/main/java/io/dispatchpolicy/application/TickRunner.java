@@ -178,17 +178,21 @@ public class TickRunner {
                 Optional<EffectivePolicy> policy = held.effective(group.getKey());
                 if (policy.isEmpty()) {
                     // a bad value written at runtime: the policy waits until it is fixed
-                    group.getValue().forEach(p -> denials.add(new Denial(p.id(), p.policyName(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0)));
+                    group.getValue().forEach(p -> denials.add(heldBack(p)));
                     continue;
                 }
                 admitPolicy(policy.get(), group.getValue(), now, denials, report);
             }
         }
         for (String name : laned) {
-            if (!paused.contains(name)) {
-                // a held policy (a bad value written at runtime) leaves its lanes unclaimed until it is fixed
-                held.effective(name).filter(EffectivePolicy::hasLanes)
-                        .ifPresent(policy -> admitLanes(policy, now, denials, report));
+            if (paused.contains(name)) {
+                continue;
+            }
+            Optional<EffectivePolicy> policy = held.effective(name);
+            if (policy.isEmpty()) {
+                denyHeldLanes(name, denials, report);
+            } else if (policy.get().hasLanes()) {
+                admitLanes(policy.get(), now, denials, report);
             }
         }
         denials.forEach(d -> report.denied(d.reason()));
@@ -198,6 +202,23 @@ public class TickRunner {
                 .forEach((by, n) -> metrics.denied(by.get(0), by.get(1), n.intValue()));
         admission.markPaused(pausedIds);
         return report;
+    }
+
+    /**
+     * A policy held by a bad value written at runtime admits nothing until it is fixed; its lanes'
+     * partitions are claimed only to be denied {@code invalid_settings}, as a held policy's partitions
+     * outside lanes are, so every waiting partition says why it waits.
+     */
+    private void denyHeldLanes(String policyName, List<Denial> denials, IterationReport report) {
+        for (String lane : held.lanesWhileHeld(policyName)) {
+            List<ClaimedPartition> claimed = admission.claimLane(policyName, lane, settings.partitionBatchSize());
+            report.alsoClaimed(claimed.size());
+            claimed.forEach(p -> denials.add(heldBack(p)));
+        }
+    }
+
+    private static Denial heldBack(ClaimedPartition p) {
+        return new Denial(p.id(), p.policyName(), Denial.INVALID_SETTINGS, Duration.ofSeconds(10), 0);
     }
 
     /**

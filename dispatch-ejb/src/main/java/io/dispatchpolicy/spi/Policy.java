@@ -412,12 +412,19 @@ public final class Policy {
          * name none, unless {@link #defaultLane} says otherwise.
          */
         public Builder lane(String name, int weight) {
-            return lane(new Lane(name, weight, 0));
+            return lane(name, weight, 0);
         }
 
         /** A lane with {@code min} slots of the capacity reserved for it while it has work. */
         public Builder lane(String name, int weight, int min) {
-            return lane(new Lane(name, weight, min));
+            Lane lane;
+            try {
+                lane = new Lane(name, weight, min);
+            } catch (PolicyDeclarationException e) {
+                // a lane is checked on its own, without its policy: say whose it is, as every other declaration error does
+                throw new PolicyDeclarationException("Policy '" + this.name + "': " + e.getMessage());
+            }
+            return lane(lane);
         }
 
         public Builder lane(Lane lane) {

@@ -52,7 +52,8 @@ class PolicyTest {
     @Test
     void laneMistakesAreCaughtAtBuild() {
         Policy.Builder base = Policy.named("p").governs("j").partitionBy(c -> "x");
-        assertThatThrownBy(() -> base.lane("a", 0)).hasMessageContaining("weight must be >= 1");
+        assertThatThrownBy(() -> base.lane("a", 0)).hasMessage("Policy 'p': Lane 'a': weight must be >= 1, was 0");
+        assertThatThrownBy(() -> base.lane("a", 1, -1)).hasMessage("Policy 'p': Lane 'a': min must be >= 0, was -1");
         assertThatThrownBy(() -> base.lane("a", 1, -1)).hasMessageContaining("min must be >= 0");
         assertThatThrownBy(() -> base.lane("a b", 1)).hasMessageContaining("is invalid");
         assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").lane("a", 1).lane("a", 2))

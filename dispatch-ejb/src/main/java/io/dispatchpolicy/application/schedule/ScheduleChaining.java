@@ -139,8 +139,9 @@ public class ScheduleChaining {
         }
         NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq());
         next.cut().ifPresent(cut -> {
-            LOG.warning(() -> "Schedule '" + s.name() + "': " + Chain.CATCH_UP_LIMIT + " missed runs caught up; the runs from "
-                    + cut.from() + " to " + cut.to() + " are skipped, and it resumes at " + next.runAt());
+            LOG.warning(() -> "Schedule '" + s.name() + "': " + Chain.CATCH_UP_LIMIT + " missed runs caught up (the limit); "
+                    + cut.skippedText() + " more are skipped, the runs from " + cut.from() + " to " + cut.to()
+                    + ", and it resumes at " + next.runAt());
             schedules.recordCut(s.id(), cut.from(), cut.to());
         });
         staging.stage(s, OccurrenceStaging.GRID, next.runAt(), next.overdueSeq(), p);

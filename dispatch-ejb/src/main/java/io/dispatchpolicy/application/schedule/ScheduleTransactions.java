@@ -17,14 +17,14 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
-import java.util.Objects;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Each change to a schedule in a transaction of its own (ADR 0012). A change that ends the live future
- * occurrence locks that occurrence's partition, then the schedule's row, then ends the occurrence and
- * deletes its staged row: the lock order of admission, which chains under the partition's lock. A new
- * future is staged afterwards by {@link #ensure}, in its own transaction, once the change is committed.
+ * Each change to a schedule in a transaction of its own (ADR 0012). Every action takes its locks in
+ * one place, {@link #hold}: the partitions of the schedule's live future and of where it stages, then
+ * the schedule's row — the order of admission, which chains under the partition's lock. A new future
+ * is staged afterwards by {@link #ensure}, in its own transaction, once the change is committed.
  */
 // A singleton with bean-managed concurrency (it holds no state): the maintenance loop's watchdog names it
 // in @DependsOn (through the beans between), so it stops only after the loop has.
@@ -64,42 +64,45 @@ public class ScheduleTransactions {
      * its live future is superseded first and the version raised.
      */
     public void change(long id, ScheduleDefinition d, String declaredHash, String user) {
-        StoredSchedule s = locked(id);
-        boolean newVersion = s.definition().differsInOccurrence(d);
-        if (newVersion || s.enabled() && !d.enabled()) {
-            s = endFuture(id, SUPERSEDED, newVersion ? "edited" : "disabled");
+        Held h = hold(id, true, false).orRefuse();
+        boolean newVersion = h.schedule().definition().differsInOccurrence(d);
+        if (newVersion || h.schedule().enabled() && !d.enabled()) {
+            endFuture(h, SUPERSEDED, newVersion ? "edited" : "disabled");
         }
-        schedules.update(s.id(), d, newVersion, declaredHash, user);
+        schedules.update(id, d, newVersion, declaredHash, user);
     }
 
     /** @return whether the flag changed */
     public boolean setEnabled(long id, boolean enabled, String user) {
-        StoredSchedule s = enabled ? locked(id) : endFuture(id, SUPERSEDED, "disabled");
-        return schedules.setEnabled(s.id(), enabled, user);
+        Held h = hold(id, true, false).orRefuse();
+        if (!enabled) {
+            endFuture(h, SUPERSEDED, "disabled");
+        }
+        return schedules.setEnabled(id, enabled, user);
     }
 
     /** Deletes the schedule and its live future; its past occurrences stay, for history. */
     public void delete(long id) {
-        endFuture(id, SUPERSEDED, "deleted");
+        endFuture(hold(id, true, false).orRefuse(), SUPERSEDED, "deleted");
         schedules.delete(id);
     }
 
     /** Skips the live future and stages the next grid point after it. @return the skipped run time */
     public Optional<Instant> skipNext(long id, String user) {
-        Optional<OccurrenceRepository.Live> live = occurrences.live(id);
-        StoredSchedule s = endFuture(id, SKIPPED, "operator: " + user);
-        if (live.isEmpty() || !s.enabled()) {
+        Held h = hold(id, true, true).orRefuse();
+        endFuture(h, SKIPPED, "operator: " + user);
+        if (h.live().isEmpty() || !h.schedule().enabled()) {
             return Optional.empty();
         }
-        Instant skipped = live.get().runAt();
-        stageFirst(s, skipped);
+        Instant skipped = h.live().get().runAt();
+        stageFirst(h, skipped);
         return Optional.of(skipped);
     }
 
     /** An extra occurrence due now, outside the grid (it never chains). @return its submission id */
     public long runNow(long id) {
-        StoredSchedule s = schedules.keyShare(id).orElseThrow(() -> unknown(id));
-        long submission = staging.stage(s, OccurrenceStaging.EXTRA, schedules.now(), 0, placement(s))
+        Held h = hold(id, false, true).orRefuse();
+        long submission = staging.stage(h.schedule(), OccurrenceStaging.EXTRA, schedules.now(), 0, h.placement())
                 .orElseThrow(() -> new IllegalStateException("an extra occurrence is never refused"));
         signal.workArrivesOnCommit();
         return submission;
@@ -109,62 +112,94 @@ public class ScheduleTransactions {
      * Stages the schedule's next grid occurrence unless it is disabled or has its live future; futures
      * whose staged rows are gone (an operator drained them) are marked skipped first, extra runs too.
      *
-     * @return whether it staged one
+     * @return whether it staged one; false too when an action changed the schedule meanwhile (that
+     *         action's own {@code ensure} stages its future)
      */
     public boolean ensure(long id) {
-        // the schedule held against edits first: the new row's foreign key needs its current version
-        Optional<StoredSchedule> found = schedules.keyShare(id);
-        if (found.isEmpty()) {
+        Optional<StoredSchedule> seen = schedules.byId(id);
+        if (seen.isEmpty()) {
             return false;
         }
+        // a placement is worked out (and its partition locked) only when there may be a future to stage:
+        // a disabled schedule, or one whose future waits staged, is left alone even if its job would be
+        // refused now (a drained future, its staged row gone, is about to be ended below)
+        boolean waiting = occurrences.live(id).map(l -> l.partitionId() != null).orElse(false);
+        Held h = hold(id, false, seen.get().enabled() && !waiting);
         occurrences.endDrained(id);
-        if (!found.get().enabled() || occurrences.live(id).isPresent()) {
+        if (h.changed() || !h.schedule().enabled() || h.placement() == null || occurrences.live(id).isPresent()) {
             return false;
         }
-        return stageFirst(found.get(), null);
+        return stageFirst(h, null);
     }
 
     /** The first grid point after now, after the last run or skip of this version, and after {@code after}. */
-    private boolean stageFirst(StoredSchedule s, Instant after) {
+    private boolean stageFirst(Held h, Instant after) {
+        StoredSchedule s = h.schedule();
         Instant now = schedules.now();
         Instant last = occurrences.lastGridRun(s.id(), s.version()).orElse(null);
         if (after != null && (last == null || after.isAfter(last))) {
             last = after;
         }
         Instant runAt = Chain.first(s.definition().grid(), last, now).runAt();
-        return staging.stage(s, OccurrenceStaging.GRID, runAt, 0, placement(s)).isPresent();
+        return staging.stage(s, OccurrenceStaging.GRID, runAt, 0, h.placement()).isPresent();
     }
 
     /**
-     * Ends the live future occurrence (if any) as {@code state} with {@code reason}, and returns the
-     * schedule locked. The partition is locked before the schedule; if admission replaced the future
-     * in between (chaining stages the next one in the same partition), the new one is ended instead.
+     * A schedule held for an action, and what it found under its locks.
+     *
+     * @param schedule  the schedule as last committed, locked
+     * @param live      its live future, read under the locks
+     * @param placement where it stages now (its partition locked); null when the action stages nothing
+     * @param changed   true when an action committed in between moved its future or its placement to a
+     *                  partition this one did not lock: nothing may be done under these locks, only retried
      */
-    private StoredSchedule endFuture(long id, String state, String reason) {
-        Optional<OccurrenceRepository.Live> before = occurrences.live(id);
-        Long partition = before.map(OccurrenceRepository.Live::partitionId).orElse(null);
-        if (partition != null) {
-            partitions.lockWaiting(partition);
+    private record Held(StoredSchedule schedule, Optional<OccurrenceRepository.Live> live, OccurrenceRepository.Placement placement,
+                        boolean changed) {
+
+        Held orRefuse() {
+            if (changed) {
+                throw new ScheduleActionRefused("Schedule '" + schedule.name() + "' changed while this action ran: try again");
+            }
+            return this;
         }
-        StoredSchedule s = locked(id);
-        Optional<OccurrenceRepository.Live> live = occurrences.live(id);
-        if (live.isEmpty()) {
-            return s;
-        }
-        Long now = live.get().partitionId();
-        if (now != null && !Objects.equals(now, partition)) {
-            // staged elsewhere meanwhile: locking that partition now would invert the lock order
-            throw new ScheduleActionRefused("Schedule '" + s.name() + "' changed while this action ran: try again");
-        }
-        if (now != null) {
-            staged.remove(live.get().submissionId());
-        }
-        occurrences.end(live.get().submissionId(), state, reason);
-        return s;
     }
 
-    private StoredSchedule locked(long id) {
-        return schedules.lock(id).orElseThrow(() -> unknown(id));
+    /**
+     * ADR 0012's lock order, written once for every action on a schedule: first the partitions it
+     * touches — the one its live future waits in, and the one it stages into when {@code staging} — in
+     * the partitions' lock order, then the schedule's row ({@code exclusive}: FOR UPDATE, to change it;
+     * else FOR KEY SHARE, to stage under it). Admission holds a partition, then takes FOR KEY SHARE on the
+     * schedule when it chains; an editor that held the schedule first and then waited for that partition
+     * closed a cycle with it (issue 31: {@code deadlock detected} on an edit racing an admission).
+     */
+    private Held hold(long id, boolean exclusive, boolean staging) {
+        StoredSchedule seen = schedules.byId(id).orElseThrow(() -> unknown(id));
+        Long before = occurrences.live(id).map(OccurrenceRepository.Live::partitionId).orElse(null);
+        OccurrenceRepository.Placement p = staging ? placement(seen) : null;
+        List<Long> locked = p == null ? partitions.lockForSchedule(before, null, null, null)
+                : partitions.lockForSchedule(before, p.policyName(), p.partitionKey(), p.lane());
+        StoredSchedule s = (exclusive ? schedules.lock(id) : schedules.keyShare(id)).orElseThrow(() -> unknown(id));
+        Optional<OccurrenceRepository.Live> live = occurrences.live(id);
+        Long now = live.map(OccurrenceRepository.Live::partitionId).orElse(null);
+        boolean moved = now != null && !locked.contains(now);
+        boolean placedElsewhere = staging && s.version() != seen.version() && !samePartition(p, placement(s));
+        return new Held(s, live, p, moved || placedElsewhere);
+    }
+
+    private static boolean samePartition(OccurrenceRepository.Placement a, OccurrenceRepository.Placement b) {
+        return a.policyName().equals(b.policyName()) && a.partitionKey().equals(b.partitionKey()) && a.lane().equals(b.lane());
+    }
+
+    /** Ends the held schedule's live future (if any) as {@code state} with {@code reason}, its staged row deleted. */
+    private void endFuture(Held h, String state, String reason) {
+        if (h.live().isEmpty()) {
+            return;
+        }
+        OccurrenceRepository.Live live = h.live().get();
+        if (live.partitionId() != null) {
+            staged.remove(live.submissionId());
+        }
+        occurrences.end(live.submissionId(), state, reason);
     }
 
     private static ScheduleActionRefused unknown(long id) {

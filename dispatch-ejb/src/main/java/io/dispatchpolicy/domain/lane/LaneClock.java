@@ -35,8 +35,16 @@ public final class LaneClock {
         return times;
     }
 
-    /** A lane admitted {@code n} jobs at {@code weight}. */
+    /**
+     * A lane admitted {@code n} jobs at {@code weight}. The only place a lane's time moves, and only
+     * forward from a time it already has: a lane that admitted nothing keeps no time of its own (had it
+     * been put back at 0 after {@link #idle}, it would rejoin far behind the busy lanes and take every
+     * slot until it caught up — the burst this clock exists to prevent).
+     */
     public synchronized void advance(String lane, int n, int weight) {
+        if (n <= 0) {
+            return;
+        }
         time.merge(lane, n / (double) weight, Double::sum);
     }
 

@@ -10,10 +10,13 @@ import java.util.Optional;
  * production) and the previous occurrence, so every node plans the same chain.
  *
  * <p>The chain only moves forward: each next point is strictly after the previous grid occurrence, so a
- * skipped slot is never reused. With catch-up, missed points are created one at a time, each due at once;
- * {@code overdueSeq} counts them, and the {@value #CATCH_UP_LIMIT}-th is the last: instead of the next one the
- * chain jumps to the first point after {@code now} and reports the range it skipped. A long outage on a short
- * grid therefore costs at most {@value #CATCH_UP_LIMIT} late runs, never an unbounded backlog.
+ * skipped slot is never reused. With catch-up, missed points are created one at a time, each due at once.
+ * {@code overdueSeq} is an occurrence's place in the run of late occurrences: the one that was live when the
+ * outage began (created on time, admitted after its successor's time had come) is the first late run, the
+ * missed points created after it the second, third and so on, and the {@value #CATCH_UP_LIMIT}-th is the
+ * last: instead of the next one the chain jumps to the first point after {@code now} and reports the points
+ * it skipped and how many. A long outage on a short grid therefore costs at most {@value #CATCH_UP_LIMIT}
+ * late runs, never an unbounded backlog.
  */
 public final class Chain {
 
@@ -36,7 +39,7 @@ public final class Chain {
      * @param catchUp              true: the point right after {@code previousRunAt}, even when it has passed;
      *                             false: the first point after both {@code previousRunAt} and {@code now}
      * @param overdueSeqOfPrevious the previous occurrence's {@code overdueSeq} (0 when it was created in the
-     *                             future)
+     *                             future: it still counts as the first late run when its successor is due)
      */
     public static NextOccurrence next(Grid grid, Instant previousRunAt, boolean catchUp, Instant now,
                                       int overdueSeqOfPrevious) {
@@ -49,13 +52,16 @@ public final class Chain {
         if (candidate.isAfter(now)) {
             return new NextOccurrence(candidate, 0, Optional.empty());
         }
-        int seq = Math.max(0, overdueSeqOfPrevious) + 1;
+        // the successor is due already, so the previous ran late too: it is the first of the late run
+        // even when it was created on time (overdueSeq 0), and counts against the limit
+        int seq = Math.max(1, overdueSeqOfPrevious) + 1;
         if (seq <= CATCH_UP_LIMIT) {
             return new NextOccurrence(candidate, seq, Optional.empty());
         }
         Instant resume = grid.firstAfter(now);
         Instant lastSkipped = lastAtOrBefore(grid, candidate, now);
-        return new NextOccurrence(resume, 0, Optional.of(new NextOccurrence.Cut(candidate, lastSkipped)));
+        long skipped = grid.count(candidate, lastSkipped, NextOccurrence.Cut.COUNTED_UP_TO);
+        return new NextOccurrence(resume, 0, Optional.of(new NextOccurrence.Cut(candidate, lastSkipped, skipped)));
     }
 
     /**

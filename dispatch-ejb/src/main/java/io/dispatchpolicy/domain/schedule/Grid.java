@@ -18,6 +18,19 @@ public interface Grid {
      */
     Instant firstAfter(Instant t);
 
+    /**
+     * How many grid points lie in {@code [from, to]}, {@code from} being a grid point; at most {@code limit} + 1
+     * (then "more than {@code limit}"). This walks the points, one {@link #firstAfter} each; a grid that can
+     * count them by arithmetic says so.
+     */
+    default long count(Instant from, Instant to, long limit) {
+        long n = 0;
+        for (Instant t = from; !t.isAfter(to) && n <= limit; t = firstAfter(t)) {
+            n++;
+        }
+        return n;
+    }
+
     /** The next {@code n} grid points strictly after {@code after}, in order. */
     default List<Instant> nextRunTimes(Instant after, int n) {
         if (n < 0) {

@@ -8,8 +8,8 @@ import java.util.Optional;
  * The occurrence to create next, as {@link Chain} plans it.
  *
  * @param runAt      when it runs (its staged job's {@code due_at})
- * @param overdueSeq how many consecutive occurrences, this one included, were created already due; 0 when it
- *                   lies in the future
+ * @param overdueSeq its place in a run of late occurrences (the one that was live when they began to run late
+ *                   is the first, so the first created already due is the second); 0 when it lies in the future
  * @param cut        the missed grid points the chain jumped over at the catch-up limit; they never run
  */
 public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
@@ -30,11 +30,16 @@ public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
     /**
      * Missed grid points skipped at the catch-up limit.
      *
-     * @param from the first skipped point
-     * @param to   the last skipped point (the last grid point at or before the time of the cut); equal to
-     *             {@code from} when only one was skipped
+     * @param from    the first skipped point
+     * @param to      the last skipped point (the last grid point at or before the time of the cut); equal to
+     *                {@code from} when only one was skipped
+     * @param skipped how many points were skipped, from and to included; {@link #COUNTED_UP_TO} + 1 stands
+     *                for "more than that" (a grid counted point by point stops there)
      */
-    public record Cut(Instant from, Instant to) {
+    public record Cut(Instant from, Instant to, long skipped) {
+
+        /** How far a grid that can only be walked is counted: about a second's work for a cron grid. */
+        public static final long COUNTED_UP_TO = 1_000_000;
 
         public Cut {
             Objects.requireNonNull(from, "from");
@@ -42,6 +47,14 @@ public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
             if (to.isBefore(from)) {
                 throw new IllegalArgumentException("cut ends (" + to + ") before it starts (" + from + ")");
             }
+            if (skipped < 1) {
+                throw new IllegalArgumentException("a cut skips at least one point, was " + skipped);
+            }
+        }
+
+        /** The count as a person reads it: "1880", or "more than 1000000". */
+        public String skippedText() {
+            return skipped > COUNTED_UP_TO ? "more than " + COUNTED_UP_TO : Long.toString(skipped);
         }
     }
 }

@@ -75,6 +75,21 @@ public class PartitionRepository {
                FOR UPDATE OF p
             """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
 
+    // A schedule's partitions before its row (ADR 0012): the one its live future waits in (by id; null when
+    // none) and the one it stages into (by key and lane; a row not created yet is nobody's to hold), each with
+    // its key's gate row, in LOCK_ORDER; joined as LOCK joins its one target (a gate row two targets share
+    // comes twice, and the second lock of a row this transaction holds is a no-op).
+    private static final String LOCK_FOR_SCHEDULE = """
+            WITH target AS (
+                SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = ?
+                UNION
+                SELECT ?::text, ?::text, ?::text)
+            SELECT p.id FROM dispatch.partitions p JOIN target t
+                ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
+             ORDER BY p.LOCK_ORDER
+               FOR UPDATE OF p
+            """.replace("p.LOCK_ORDER", "p.policy_name COLLATE \"C\", p.partition_key COLLATE \"C\", p.lane COLLATE \"C\"");
+
     // Several partitions outside lanes (each its own gate row), in one statement, for an admission of them
     // together. SKIP LOCKED: a row another transaction holds is left out, so this never waits.
     private static final String LOCK_TOGETHER = """
@@ -196,6 +211,22 @@ public class PartitionRepository {
     /** As {@link #lock}, waiting for any other holder: for operator actions. */
     public Optional<LockedPartition> lockWaiting(long partitionId) {
         return lock(LOCK, partitionId);
+    }
+
+    /**
+     * Locks, waiting for any holder, the partitions a schedule's action touches, before the action locks the
+     * schedule's row: the partition of its live future ({@code livePartitionId}, null for none) and the one
+     * named by {@code policy}, {@code key} and {@code lane} (all null for none), each with its gate row.
+     *
+     * @return the ids locked
+     */
+    public List<Long> lockForSchedule(Long livePartitionId, String policy, String key, String lane) {
+        return jdbc.query(LOCK_FOR_SCHEDULE, (c, st) -> {
+            st.setObject(1, livePartitionId, java.sql.Types.BIGINT);
+            st.setString(2, policy);
+            st.setString(3, key);
+            st.setString(4, lane);
+        }, rs -> rs.getLong(1));
     }
 
     private record Row(long id, String lane, String policyName, String partitionKey, int pending, String contextJson,

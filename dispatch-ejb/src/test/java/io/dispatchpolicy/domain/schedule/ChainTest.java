@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -33,7 +35,7 @@ class ChainTest {
             NextOccurrence next = Chain.next(grid, occurrence.runAt(), true, admittedAt, occurrence.overdueSeq());
             assertThat(next.cut()).isEmpty();
             assertThat(next.overdue()).isEqualTo(!next.runAt().isAfter(admittedAt));
-            assertThat(next.overdueSeq()).isEqualTo(next.overdue() ? occurrence.overdueSeq() + 1 : 0);
+            assertThat(next.overdueSeq()).isEqualTo(next.overdue() ? Math.max(1, occurrence.overdueSeq()) + 1 : 0);
             overdue += next.overdue() ? 1 : 0;
             occurrence = next;
         }
@@ -58,29 +60,72 @@ class ChainTest {
         }
     }
 
-    @Test
-    void catchUpStopsAtItsLimitAndJumpsToTheFirstFuturePoint() {
-        Grid grid = new AnchorGrid(ANCHOR, 1, ScheduleUnit.SECONDS, UTC);
-        // the occurrence at ANCHOR ran on time; then 2,000 one-second points were missed, A the first of them
-        Instant a = ANCHOR.plusSeconds(1);
-        Instant now = ANCHOR.plusSeconds(2_000).plusMillis(500);
-        NextOccurrence occurrence = new NextOccurrence(ANCHOR, 0, Optional.empty());
-        int overdue = 0;
+    /** What catching up after an outage ran and skipped. */
+    private record CatchUp(List<Instant> ran, Optional<NextOccurrence.Cut> cut, NextOccurrence resumed) {
+    }
+
+    /**
+     * An outage on a 30-second grid: the occurrence at {@code live} was staged on time and is admitted only
+     * when the server is back, at {@code now}; each catch-up occurrence is admitted at once (still at now).
+     */
+    private static CatchUp catchUpAfter(Grid grid, Instant live, Instant now) {
+        List<Instant> ran = new ArrayList<>();
+        NextOccurrence occurrence = new NextOccurrence(live, 0, Optional.empty());
         while (true) {
+            ran.add(occurrence.runAt());
             NextOccurrence next = Chain.next(grid, occurrence.runAt(), true, now, occurrence.overdueSeq());
-            if (next.cut().isPresent()) {
-                occurrence = next;
-                break;
+            if (next.cut().isPresent() || !next.overdue()) {
+                return new CatchUp(ran, next.cut(), next);
             }
-            overdue++;
-            assertThat(next.runAt()).isEqualTo(a.plusSeconds(overdue - 1));
-            assertThat(next.overdueSeq()).isEqualTo(overdue);
+            assertThat(next.overdueSeq()).as("the live occurrence is the first late run").isEqualTo(ran.size() + 1);
             occurrence = next;
         }
-        assertThat(overdue).isEqualTo(Chain.CATCH_UP_LIMIT);
-        assertThat(occurrence.runAt()).isEqualTo(ANCHOR.plusSeconds(2_001));
-        assertThat(occurrence.overdueSeq()).isZero();
-        assertThat(occurrence.cut()).contains(new NextOccurrence.Cut(a.plusSeconds(1_000), ANCHOR.plusSeconds(2_000)));
+    }
+
+    private static final Duration HALF_MINUTE = Duration.ofSeconds(30);
+
+    @Test
+    void catchUpRunsExactlyItsLimitCountingTheOccurrenceLiveBeforeTheOutage() {
+        Grid grid = new AnchorGrid(ANCHOR, 30, ScheduleUnit.SECONDS, UTC);
+        // 2,880 points missed (a day): ANCHOR, the live one, and the 2,879 after it, all at or before now
+        Instant now = ANCHOR.plus(HALF_MINUTE.multipliedBy(2_879)).plusSeconds(10);
+        CatchUp c = catchUpAfter(grid, ANCHOR, now);
+        assertThat(c.ran()).hasSize(Chain.CATCH_UP_LIMIT);
+        assertThat(c.ran().get(999)).isEqualTo(ANCHOR.plus(HALF_MINUTE.multipliedBy(999)));
+        assertThat(c.cut()).contains(new NextOccurrence.Cut(ANCHOR.plus(HALF_MINUTE.multipliedBy(1_000)),
+                ANCHOR.plus(HALF_MINUTE.multipliedBy(2_879)), 1_880));
+        assertThat(c.resumed()).isEqualTo(new NextOccurrence(ANCHOR.plus(HALF_MINUTE.multipliedBy(2_880)), 0, c.cut()));
+    }
+
+    @Test
+    void oneMissedPointOverTheLimitIsSkipped() {
+        Grid grid = new AnchorGrid(ANCHOR, 30, ScheduleUnit.SECONDS, UTC);
+        CatchUp c = catchUpAfter(grid, ANCHOR, ANCHOR.plus(HALF_MINUTE.multipliedBy(1_000)));
+        assertThat(c.ran()).hasSize(1_000);
+        Instant last = ANCHOR.plus(HALF_MINUTE.multipliedBy(1_000));
+        assertThat(c.cut()).contains(new NextOccurrence.Cut(last, last, 1));
+        assertThat(c.cut().orElseThrow().skippedText()).isEqualTo("1");
+    }
+
+    @Test
+    void exactlyTheLimitMissedRunsThemAllAndCutsNothing() {
+        Grid grid = new AnchorGrid(ANCHOR, 30, ScheduleUnit.SECONDS, UTC);
+        CatchUp c = catchUpAfter(grid, ANCHOR, ANCHOR.plus(HALF_MINUTE.multipliedBy(999)).plusSeconds(29));
+        assertThat(c.ran()).hasSize(1_000);
+        assertThat(c.cut()).isEmpty();
+        assertThat(c.resumed()).isEqualTo(new NextOccurrence(ANCHOR.plus(HALF_MINUTE.multipliedBy(1_000)), 0, Optional.empty()));
+    }
+
+    @Test
+    void gridsCountTheirPointsAndAWalkedCountStopsPastItsLimit() {
+        Instant to = ANCHOR.plus(HALF_MINUTE.multipliedBy(2_879));
+        assertThat(new AnchorGrid(ANCHOR, 30, ScheduleUnit.SECONDS, UTC).count(ANCHOR, to, 1_000_000)).isEqualTo(2_880);
+        assertThat(new AnchorGrid(ANCHOR, 30, ScheduleUnit.SECONDS, UTC).count(ANCHOR, to, 100)).isEqualTo(101);
+        assertThat(new CronGrid("*/30 * * * * *", UTC).count(ANCHOR, to, 1_000_000)).isEqualTo(2_880);
+        assertThat(new CronGrid("*/30 * * * * *", UTC).count(ANCHOR, to, 100)).isEqualTo(101);
+        assertThat(new AnchorGrid(ANCHOR, 1, ScheduleUnit.DAYS, ZoneId.of("Europe/Paris"))
+                .count(ANCHOR, ANCHOR.plus(Duration.ofDays(365)), 1_000)).isEqualTo(366);
+        assertThat(new NextOccurrence.Cut(ANCHOR, to, 1_000_001).skippedText()).isEqualTo("more than 1000000");
     }
 
     @Test
@@ -89,7 +134,7 @@ class ChainTest {
         Instant now = ANCHOR.plusSeconds(86_400).plusMillis(250);
         NextOccurrence next = Chain.next(grid, ANCHOR, true, now, Chain.CATCH_UP_LIMIT);
         assertThat(next.runAt()).isEqualTo(ANCHOR.plusSeconds(86_401));
-        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plusSeconds(1), ANCHOR.plusSeconds(86_400)));
+        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plusSeconds(1), ANCHOR.plusSeconds(86_400), 86_400));
     }
 
     @Test
@@ -97,14 +142,16 @@ class ChainTest {
         Grid grid = new AnchorGrid(ANCHOR, 1, ScheduleUnit.HOURS, UTC);
         NextOccurrence next = Chain.next(grid, ANCHOR, true, ANCHOR.plusSeconds(3_600), Chain.CATCH_UP_LIMIT);
         assertThat(next.runAt()).isEqualTo(ANCHOR.plusSeconds(7_200));
-        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plusSeconds(3_600), ANCHOR.plusSeconds(3_600)));
+        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plusSeconds(3_600), ANCHOR.plusSeconds(3_600), 1));
     }
 
     @Test
-    void aFuturePointResetsTheOverdueCount() {
+    void aFuturePointResetsTheOverdueCountAndAnOnTimeRunIsNotLate() {
         Grid grid = new AnchorGrid(ANCHOR, 15, ScheduleUnit.MINUTES, UTC);
-        NextOccurrence next = Chain.next(grid, ANCHOR, true, ANCHOR.plusSeconds(60), 37);
-        assertThat(next).isEqualTo(new NextOccurrence(ANCHOR.plus(FIFTEEN_MINUTES), 0, Optional.empty()));
+        for (int previous : new int[] {37, 0}) {
+            NextOccurrence next = Chain.next(grid, ANCHOR, true, ANCHOR.plusSeconds(60), previous);
+            assertThat(next).isEqualTo(new NextOccurrence(ANCHOR.plus(FIFTEEN_MINUTES), 0, Optional.empty()));
+        }
     }
 
     @Test
@@ -129,7 +176,7 @@ class ChainTest {
                 null, UTC, null, null, false, true).validate();
         Instant now = ANCHOR.plus(Duration.ofMinutes(50));
         assertThat(Chain.next(catchingUp, ANCHOR, now, 0))
-                .isEqualTo(new NextOccurrence(ANCHOR.plus(FIFTEEN_MINUTES), 1, Optional.empty()));
+                .isEqualTo(new NextOccurrence(ANCHOR.plus(FIFTEEN_MINUTES), 2, Optional.empty()));
         assertThat(Chain.next(skipping, ANCHOR, now, 0))
                 .isEqualTo(new NextOccurrence(ANCHOR.plus(Duration.ofMinutes(60)), 0, Optional.empty()));
     }
