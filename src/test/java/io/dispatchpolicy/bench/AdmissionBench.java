@@ -271,8 +271,11 @@ class AdmissionBench {
             }
         }
         for (String kind : kinds) {
+            // counted first, in the submitting transaction (ADR 0011): one more round trip per call, which a
+            // single submission feels and a bulk call does not (issue 32's bounds)
+            double bound = kind.startsWith("bulk") ? 0.85 : 0.65;
             RESULTS.target("staging with demotion rules, " + kind, "staging with / without demotion rules (" + kind + ")",
-                    RESULTS.value("staging with demotion rules, " + kind) / RESULTS.value("staging, " + kind), ">=", 0.8);
+                    RESULTS.value("staging with demotion rules, " + kind) / RESULTS.value("staging, " + kind), ">=", bound);
             RESULTS.add("staging: with lanes / without (" + kind + ")", "ratio",
                     RESULTS.value("staging with lanes, " + kind) / RESULTS.value("staging, " + kind));
         }

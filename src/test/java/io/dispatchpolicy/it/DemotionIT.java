@@ -104,8 +104,8 @@ class DemotionIT extends EngineTest {
 
     @Test
     void aCallMixingJobsWithAndWithoutATenantCountsTheTenantsJobsOnly() {
-        // the first submission creates the account's ring; the next call, one tenant's, is counted by the
-        // single-tenant update: its two jobs with the account, not the two without
+        // the first submission creates the account's ring; the next call counts its two jobs with the
+        // account, not the two without
         String account = fresh("mixed");
         assertThat(db.stagedLanes(stage("it-demote4", "m", 1, "account", account))).containsExactly("default");
         List<java.util.Properties> jobs = List.of(Params.of("tenant", "m", "account", account), Params.of("tenant", "m"),
@@ -166,23 +166,23 @@ class DemotionIT extends EngineTest {
     }
 
     @Test
-    void aGuessMadeWrongByCountsThisNodeDidNotSeeStagesByTheRealCounts() {
-        // a single submission is placed by the counts this node last saw and staged in the same round trip as
-        // its count, unless the count proves the guess wrong; other nodes' submissions are simulated by
-        // writing the tenant's ring behind this node's back
+    void submissionsThisNodeDidNotSeePlaceAJobByTheRealCounts() {
+        // a submission is placed by the count it reads back from the database, with every other node's
+        // submissions in it; other nodes' submissions are simulated by writing the tenant's ring behind
+        // this node's back
         String tenant = fresh("guessed");
         assertThat(db.stagedLanes(stage("it-demote", tenant, 1))).containsExactly("default");
         db.update("UPDATE dispatch.tenant_windows SET total = total + 10 WHERE policy_name = 'it-demote' AND tenant = ?", tenant);
         long over = stage("it-demote", tenant, 1)[0];
-        assertThat(db.stagedLanes(over)).as("guessed 2, counted 12").containsExactly("slow");
+        assertThat(db.stagedLanes(over)).as("this node saw 2, counted 12").containsExactly("slow");
 
         // all of them older than the window
         db.update("UPDATE dispatch.tenant_windows SET older = array_fill(total, ARRAY[10]) WHERE policy_name = 'it-demote' AND tenant = ?",
                 tenant);
         long under = stage("it-demote", tenant, 1)[0];
-        assertThat(db.stagedLanes(under)).as("guessed 13, counted 1").containsExactly("default");
+        assertThat(db.stagedLanes(under)).as("this node saw 13, counted 1").containsExactly("default");
 
-        // the wrong guesses left nothing behind: three jobs staged, each counted once in its own lane's row
+        // three jobs staged, each counted once, in its own lane's row
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
                 + "WHERE p.policy_name = 'it-demote' AND p.partition_key = ?", tenant)).isEqualTo(3);
         assertThat(db.strings("SELECT lane || ' ' || pending_count FROM dispatch.partitions WHERE policy_name = 'it-demote' "

@@ -48,35 +48,6 @@ public final class DemotedPlacement {
         return placed;
     }
 
-    /**
-     * The counts under which {@link #place} places a call's jobs as it does with {@code windows}: with each
-     * tenant's count in each rule's window inside its bound, every job lands in the same lane. A tenant's
-     * n jobs fall to rule r from the end, clamp(count - threshold, 0, n) of them; that number, and so the
-     * placement, holds while the count stays at or under the threshold (none), at or over threshold + n
-     * (all), or exactly where it is (some).
-     *
-     * @param windows per tenant, the counts {@code place} is given (this call's jobs counted)
-     * @return one bound per tenant of the call that has counts, and rule
-     */
-    public static List<Bound> bounds(List<Submission> jobs, List<Demotion> rules, Map<String, int[]> windows) {
-        Map<String, Integer> inCall = tally(jobs, new java.util.LinkedHashMap<>());
-        List<Bound> bounds = new ArrayList<>();
-        inCall.forEach((tenant, n) -> {
-            int[] counts = windows.get(tenant);
-            if (counts == null) {
-                return;
-            }
-            for (int r = 0; r < rules.size(); r++) {
-                int threshold = rules.get(r).threshold();
-                long over = Math.max(0, Math.min(n, (long) counts[r] - threshold));
-                int min = over == 0 ? 0 : (int) (threshold + over);
-                int max = over == n ? Integer.MAX_VALUE : (int) (threshold + over);
-                bounds.add(new Bound(tenant, r, min, max));
-            }
-        });
-        return bounds;
-    }
-
     /** Adds each tenant's number of jobs in {@code jobs} (jobs counted for nobody left out) to {@code into}; @return it. */
     public static <M extends Map<String, Integer>> M tally(List<Submission> jobs, M into) {
         for (Submission s : jobs) {
@@ -85,12 +56,5 @@ public final class DemotedPlacement {
             }
         }
         return into;
-    }
-
-    /** A tenant's count in rule {@code rule}'s window, from {@code min} to {@code max} inclusive. */
-    public record Bound(String tenant, int rule, int min, int max) {
-        public boolean holds(int count) {
-            return count >= min && count <= max;
-        }
     }
 }

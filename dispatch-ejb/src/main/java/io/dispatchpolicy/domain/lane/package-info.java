@@ -4,8 +4,7 @@
  * and the virtual time that keeps a budget split exact across iterations
  * ({@link io.dispatchpolicy.domain.lane.LaneClock}), and which lane a noisy tenant's jobs are demoted to
  * given its counts ({@link io.dispatchpolicy.domain.lane.DemotedPlacement}), read from its cumulative
- * ring of bucket counts ({@link io.dispatchpolicy.domain.lane.TenantWindow}), and the counts a node last saw,
- * to guess that placement before the count ({@link io.dispatchpolicy.domain.lane.RecentWindows}). No
- * database or container types.
+ * ring of bucket counts ({@link io.dispatchpolicy.domain.lane.TenantWindow}). No database or container
+ * types.
  */
 package io.dispatchpolicy.domain.lane;

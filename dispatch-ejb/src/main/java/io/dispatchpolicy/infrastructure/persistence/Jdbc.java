@@ -67,36 +67,6 @@ public class Jdbc {
         }
     }
 
-    /** Two statements as one string for {@link #queryBoth}: built once, so the driver's statement cache finds it at once. */
-    public static String both(String first, String second) {
-        return first.strip() + ";\n" + second;
-    }
-
-    /**
-     * Two statements ({@link #both}), each returning rows, sent in one round trip (the driver pipelines
-     * them: one message each, one sync), run in order; the binder binds the first's parameters, then the
-     * second's.
-     */
-    public <A, B> Both<A, B> queryBoth(String sql, Binder binder, RowMapper<A> firstRows, RowMapper<B> secondRows) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            binder.bind(c, s);
-            if (!s.execute()) {
-                throw new SQLException("the first statement returned no rows");
-            }
-            List<A> a = rows(s.getResultSet(), firstRows);
-            if (!s.getMoreResults()) {
-                throw new SQLException("the second statement returned no rows");
-            }
-            return new Both<>(a, rows(s.getResultSet(), secondRows));
-        } catch (SQLException e) {
-            throw new PersistenceFailure(sql, e);
-        }
-    }
-
-    /** The rows of two statements run together. */
-    public record Both<A, B>(List<A> first, List<B> second) {
-    }
-
     private static <T> List<T> rows(ResultSet rs, RowMapper<T> mapper) throws SQLException {
         try (rs) {
             List<T> rows = new ArrayList<>();

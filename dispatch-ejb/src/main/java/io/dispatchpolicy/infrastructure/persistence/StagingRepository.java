@@ -1,7 +1,6 @@
 package io.dispatchpolicy.infrastructure.persistence;
 
 import io.dispatchpolicy.domain.lane.DemotedPlacement;
-import io.dispatchpolicy.domain.lane.RecentWindows;
 import io.dispatchpolicy.domain.lane.TenantWindow;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Restart;
@@ -28,9 +27,9 @@ import java.util.TreeMap;
  * <p>Staging is one statement per 10,000 jobs, whatever their number: a partition UPSERT and an
  * INSERT in one CTE, both fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor
  * hits PostgreSQL's 65,535 bind-parameter limit (the statement binds a handful of arrays). A policy
- * with demotion rules counts the jobs for their tenants first, in one more statement, and places them
- * by the counts: a call of a few jobs sends both statements in one round trip, its jobs placed by a
- * guess the counting statement checks (ADR 0011; the counting statements are {@link TenantCounts}).
+ * with demotion rules counts the jobs for their tenants first, in one more statement in the same
+ * transaction, and places them by the counts it returns (ADR 0011; the counting statement is
+ * {@link TenantCounts}).
  */
 @ApplicationScoped
 public class StagingRepository {
@@ -52,16 +51,10 @@ public class StagingRepository {
     // the sequence in input order, and are returned sorted by id. A lane's gate row gains no jobs: with
     // its context unchanged it is locked (ON CONFLICT locks the row it skips) but not rewritten, which
     // saves a policy with lanes a row version per submission; no job joins it, so it need not be returned.
-    // Jobs placed by a guess come with the guess's token (TenantCounts): unless the counting statement
-    // before has counted them and found the guess right (dispatch.counted set to the token, and
-    // dispatch.misplaced not, for this transaction), no partition row is upserted, so no job joins one:
-    // nothing is written or locked, and no id returned.
     private static final String STAGE = """
             WITH rows AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
-                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)
-                 WHERE ?::text IS NULL OR (current_setting('dispatch.counted', true) = ?
-                                           AND current_setting('dispatch.misplaced', true) IS DISTINCT FROM ?)),
+                       WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
             jobs AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[])
                        WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
@@ -320,15 +313,6 @@ public class StagingRepository {
     @Inject
     Jdbc jdbc;
 
-    /** The calls whose jobs are placed by a guess: a wrong guess stages them twice (see counted). */
-    static final int GUESSED_CALL = 100;
-
-    /** Tokens of counted calls: unique per call, which is all dispatch.counted and dispatch.misplaced need within a transaction. */
-    private static final java.util.concurrent.atomic.AtomicLong TOKENS = new java.util.concurrent.atomic.AtomicLong();
-
-    /** What this node last saw of its tenants' counts, for guesses; bounded (a tenant is about 100 bytes). */
-    private final RecentWindows recent = new RecentWindows(50_000);
-
     /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
     public int agePriorities(int limit) {
         return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
@@ -427,8 +411,8 @@ public class StagingRepository {
             int to = Math.min(from + CHUNK, submissions.size());
             List<Submission> chunk = submissions.subList(from, to);
             List<Long> restarts = restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to);
-            StagingOf stagingOf = (placed, token) -> {
-                StatementBinder head = placed(placed, restarts, token);
+            StagingOf stagingOf = placed -> {
+                StatementBinder head = placed(placed, restarts);
                 return (c, st, first) -> {
                     int next = head.bind(c, st, first);
                     st.setString(next++, policyName);
@@ -441,7 +425,7 @@ public class StagingRepository {
                     return next;
                 };
             };
-            List<Long> chunkIds = demotions == null ? staged(stagingOf.of(chunk, null)) : counted(policyName, chunk, demotions, stagingOf);
+            List<Long> chunkIds = staged(stagingOf.of(demotions == null ? chunk : counted(policyName, chunk, demotions)));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
             }
@@ -454,10 +438,10 @@ public class StagingRepository {
         return jdbc.query(STAGE, (c, st) -> staging.bind(c, st, 1), rs -> rs.getLong(1));
     }
 
-    /** STAGE's parameters for these jobs, in their lanes, guarded by a guess's token (or null). */
+    /** STAGE's parameters for these jobs, in their lanes. */
     @FunctionalInterface
     private interface StagingOf {
-        StatementBinder of(List<Submission> placed, String token);
+        StatementBinder of(List<Submission> placed);
     }
 
     /** Binds a statement head's parameters from {@code first}; @return the index of the next parameter. */
@@ -485,7 +469,7 @@ public class StagingRepository {
     }
 
     /** STAGE's head: jobs already in their lanes, partition rows summed here. */
-    private static StatementBinder placed(List<Submission> chunk, List<Long> restarts, String token) {
+    private static StatementBinder placed(List<Submission> chunk, List<Long> restarts) {
         // One partition row per key and lane: the last context seen wins, as it would with one call per
         // job; a key with jobs in lanes also gets its gate row, with that same context.
         Map<Address, String> contextByRow = new TreeMap<>();
@@ -517,9 +501,6 @@ public class StagingRepository {
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList()));
             st.setArray(i++, Jdbc.ints(c, rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList()));
-            st.setString(i++, token);
-            st.setString(i++, token);
-            st.setString(i++, token);
             st.setArray(i++, Jdbc.texts(c, jobs.keys()));
             st.setArray(i++, Jdbc.texts(c, jobs.lanes()));
             st.setArray(i++, Jdbc.texts(c, jobs.parameters()));
@@ -532,61 +513,24 @@ public class StagingRepository {
     }
 
     /**
-     * Counts a call's jobs for their tenants and stages them, each in the lane its tenant's counts give
-     * it when the call lets demotion move them. A call of up to {@link #GUESSED_CALL} jobs is counted and
-     * staged in one round trip: its jobs placed by the counts this node last saw, and staged only if the
-     * counting statement finds the real counts within the guess's bounds; else they are staged again,
-     * placed by the real counts. A bigger call is counted first: the round trip saved is little beside
-     * its staging, which a wrong guess would send twice.
+     * Counts a call's jobs for their tenants, in this transaction and before they are staged, and places
+     * each in the lane its tenant's count gives it when the call lets demotion move it. The counting
+     * statement holds each tenant's ring row until the transaction ends, so two concurrent submitters of
+     * one tenant are counted one after the other and each sees the other's jobs: the count is exact.
+     *
+     * @return the jobs, each in its lane
      */
-    private List<Long> counted(String policyName, List<Submission> chunk, Demotions demotions, StagingOf stagingOf) {
+    private List<Submission> counted(String policyName, List<Submission> chunk, Demotions demotions) {
         // tenants by code point, each once: two calls lock their count rows in one order
         Map<String, Integer> perTenant = DemotedPlacement.tally(chunk, new TreeMap<>(StagingRepository::byCodePoint));
         if (perTenant.isEmpty()) {
-            return staged(stagingOf.of(chunk, null));
+            return chunk;
         }
         List<Demotion> rules = demotions.rules();
-        long now = System.currentTimeMillis();
-        if (demotions.moves() && chunk.size() > GUESSED_CALL) {
-            return staged(stagingOf.of(DemotedPlacement.place(chunk, rules, countFirst(policyName, perTenant, rules, now)), null));
-        }
-        Map<String, int[]> guess = demotions.moves() ? recent.guess(policyName, rules, perTenant, now) : Map.of();
-        List<DemotedPlacement.Bound> bounds = DemotedPlacement.bounds(chunk, rules, guess);
-        String token = Long.toString(TOKENS.incrementAndGet());
-        Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        boolean single = perTenant.size() == 1 && slots.size() == 1;
-        StatementBinder counting = single
-                ? TenantCounts.countingOne(policyName, perTenant.entrySet().iterator().next(), rules, slots, bounds, token)
-                : TenantCounts.counting(policyName, perTenant, rules, slots, bounds, token);
-        StatementBinder staging = stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, guess) : chunk, token);
-        TenantCounts.Statements statements = TenantCounts.statements(rules.size(), STAGE);
-        Jdbc.Both<Map.Entry<String, TenantWindow>, Long> both = jdbc.queryBoth(single ? statements.countOneAndStage() : statements.countAndStage(),
-                (c, st) -> staging.bind(c, st, counting.bind(c, st, 1)), TenantCounts::ring, rs -> rs.getLong(1));
-        if (!both.second().isEmpty()) {
-            recent.remember(policyName, rules, TenantCounts.windows(rules, both.first()), now);
-            return both.second();
-        }
-        // Nothing staged, nor a partition row locked: the guess was wrong (the counts crossed a threshold
-        // since this node last saw them), so place by the counts just returned, still locked; or the
-        // single-tenant update found no row to count in, so count by the statement that creates it.
-        Map<String, int[]> windows;
-        if (both.first().isEmpty()) {
-            windows = countFirst(policyName, perTenant, rules, now);
-        } else {
-            windows = TenantCounts.windows(rules, both.first());
-            recent.remember(policyName, rules, windows, now);
-        }
-        return staged(stagingOf.of(demotions.moves() ? DemotedPlacement.place(chunk, rules, windows) : chunk, null));
-    }
-
-    /** Counts a call's jobs by the upsert alone (TenantCounts), no guess to check; @return per tenant, its count in each rule's window. */
-    private Map<String, int[]> countFirst(String policyName, Map<String, Integer> perTenant, List<Demotion> rules, long now) {
-        String count = TenantCounts.statements(rules.size(), STAGE).count();
-        StatementBinder counting = TenantCounts.counting(policyName, perTenant, rules, Demotion.slotsByResolution(rules), List.of(),
-                Long.toString(TOKENS.incrementAndGet()));
-        Map<String, int[]> windows = TenantCounts.windows(rules, jdbc.query(count, (c, st) -> counting.bind(c, st, 1), TenantCounts::ring));
-        recent.remember(policyName, rules, windows, now);
-        return windows;
+        StatementBinder counting = TenantCounts.counting(policyName, perTenant, Demotion.slotsByResolution(rules));
+        Map<String, int[]> windows = TenantCounts.windows(rules,
+                jdbc.query(TenantCounts.COUNT, (c, st) -> counting.bind(c, st, 1), TenantCounts::ring));
+        return demotions.moves() ? DemotedPlacement.place(chunk, rules, windows) : chunk;
     }
 
     /** Stages a restart (see {@link Restart}) in the same transaction as whatever decided it. */
