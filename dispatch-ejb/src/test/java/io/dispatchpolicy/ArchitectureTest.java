@@ -8,15 +8,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The engine's layering rules (issue 32, ADR 0018), checked on the compiled classes so they stay true.
  *
  * <p>Rules the code does not meet yet are frozen ({@link FreezingArchRule}): the violations found when
  * the rule was written are kept in {@code src/test/resources/archunit-store}, a new one fails the build,
- * and one that is mended leaves the store on the next run. The cut by role is done when the store is
- * empty and the freezing can go.
+ * and one that is mended leaves the store on the next run. Package cycles are listed here instead
+ * ({@code STILL_IN_CYCLES}). The cut by role is done when the store and the list are empty.
  */
 class ArchitectureTest {
 
@@ -50,18 +49,46 @@ class ArchitectureTest {
                 .check(classes);
     }
 
-    /** No package imports one that imports it back, however long the way round. */
+    /**
+     * The packages that still take part in a dependency cycle, as the cut by role leaves them: the list
+     * only shrinks. A cycle is found on the packages' graph of every dependency the compiled classes
+     * have (fields, signatures, calls, annotations), by strongly connected components. (ArchUnit's own
+     * {@code slices().should().beFreeOfCycles()} reports one cycle per component, in words that vary
+     * between runs, so it cannot be frozen; it becomes the rule once the list is empty.)
+     */
+    private static final java.util.Set<String> STILL_IN_CYCLES = java.util.Set.of(
+            "application", "application.schedule",   // admission chains schedules; schedules stage and signal the tick
+            "domain.schedule", "spi");                // spi.Schedule is built on the engine's ScheduleDefinition
+
     @Test
-    void noPackageCycles() {
-        FreezingArchRule.freeze(slices().matching("io.dispatchpolicy.(**)").should().beFreeOfCycles()).check(classes);
+    void noPackageCyclesBeyondThoseStillBeingCut() {
+        java.util.Map<String, java.util.Set<String>> graph = new java.util.TreeMap<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            String from = c.getPackageName();
+            java.util.Set<String> to = graph.computeIfAbsent(from, k -> new java.util.TreeSet<>());
+            c.getDirectDependenciesFromSelf().forEach(d -> {
+                String target = d.getTargetClass().getPackageName();
+                if (target.startsWith("io.dispatchpolicy") && !target.equals(from)) {
+                    to.add(target);
+                }
+            });
+        }
+        java.util.Set<String> cyclic = new java.util.TreeSet<>();
+        for (java.util.Set<String> component : PackageCycles.stronglyConnected(graph)) {
+            if (component.size() > 1) {
+                component.forEach(p -> cyclic.add(p.replaceFirst("^io\\.dispatchpolicy\\.?", "")));
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(cyclic).as("packages in a dependency cycle (graph: %s)", graph)
+                .isEqualTo(new java.util.TreeSet<>(STILL_IN_CYCLES));
     }
 
     /** Repositories speak domain types or their own records: none returns a type of the services above it. */
     @Test
     void persistenceKnowsNothingOfTheServicesAboveIt() {
-        FreezingArchRule.freeze(noClasses().that().resideInAPackage("io.dispatchpolicy.infrastructure.persistence..")
+        noClasses().that().resideInAPackage("io.dispatchpolicy.infrastructure.persistence..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.dispatchpolicy.application..",
                         "io.dispatchpolicy.interfaces..")
-                .because("a repository returning a console or service type ties the storage to one caller")).check(classes);
+                .because("a repository returning a console or service type ties the storage to one caller").check(classes);
     }
 }

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.infrastructure.persistence.JobsRepository;
+import io.dispatchpolicy.application.jobs.JobsRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.json.Json;

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.DeadJobControl;
+import io.dispatchpolicy.application.monitoring.DeadJobControl;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.monitoring.RepositoryHealth;

@@ -2,7 +2,7 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmissionStatus;
-import io.dispatchpolicy.application.DeadJobControl;
+import io.dispatchpolicy.application.monitoring.DeadJobControl;
 import io.dispatchpolicy.application.monitoring.DeadJobQuery;
 import io.dispatchpolicy.application.monitoring.DeadJobView;
 import jakarta.batch.operations.JobOperator;

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
-import io.dispatchpolicy.infrastructure.persistence.MonitoringRepository;
+import io.dispatchpolicy.infrastructure.persistence.DemotedTenants;
 import io.dispatchpolicy.infrastructure.persistence.PolicyFiguresRepository;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +32,7 @@ public class MetricsSampler {
     EngineMetrics metrics;
 
     @Inject
-    MonitoringRepository monitoring;
+    DemotedTenants demotedTenants;
 
     @Inject
     PolicyRegistry registry;
@@ -64,7 +64,7 @@ public class MetricsSampler {
         for (Policy policy : registry.all()) {
             if (registry.mayDemote(policy)) {
                 // the console's reading of the counts (ADR 0011), counted up to DEMOTED_COUNTED
-                demoted.put(policy.name(), (long) monitoring.demoted(policy.name(), held.effectiveIfDeclared(policy.name())
+                demoted.put(policy.name(), (long) demotedTenants.demoted(policy.name(), held.effectiveIfDeclared(policy.name())
                         .map(EffectivePolicy::demotions).orElse(policy.demotions()), DEMOTED_COUNTED).size());
             }
         }

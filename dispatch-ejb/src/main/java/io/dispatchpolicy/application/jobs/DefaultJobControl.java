@@ -1,13 +1,12 @@
 package io.dispatchpolicy.application.jobs;
 
-import io.dispatchpolicy.application.DeadJobControl;
+import io.dispatchpolicy.application.monitoring.DeadJobControl;
 import io.dispatchpolicy.application.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
 import io.dispatchpolicy.application.TickSignal;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
-import io.dispatchpolicy.infrastructure.persistence.JobsRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.Policy;

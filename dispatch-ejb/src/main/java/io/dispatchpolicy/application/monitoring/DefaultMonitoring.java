@@ -14,8 +14,6 @@ import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.Partition;
 import io.dispatchpolicy.infrastructure.persistence.GateStateCodec;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
-import io.dispatchpolicy.infrastructure.persistence.MonitoringRepository;
-import io.dispatchpolicy.infrastructure.persistence.PartitionBrowser;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
@@ -49,6 +47,9 @@ public class DefaultMonitoring implements Monitoring {
 
     @Inject
     MonitoringRepository repository;
+
+    @Inject
+    io.dispatchpolicy.infrastructure.persistence.DemotedTenants demotedTenants;
 
     @Inject
     PartitionBrowser browser;
@@ -162,8 +163,9 @@ public class DefaultMonitoring implements Monitoring {
                     admitted.getOrDefault(name, 0L) / 300.0,
                     repository.policyDenials(name), repository.topPending(name, TOP), repository.topAdmitted(name, TOP),
                     effective.isEmpty() ? held(name) : null, lanes, lanes.isEmpty() ? List.of()
-                            : repository.demoted(name, effective.map(EffectivePolicy::demotions).orElse(policy.demotions()),
-                            DEMOTED_SHOWN)));
+                            : demotedTenants.demoted(name, effective.map(EffectivePolicy::demotions).orElse(policy.demotions()),
+                            DEMOTED_SHOWN).stream().map(d -> new DemotionView(d.tenant(), d.lane(), d.rule(), d.submissions(), d.until()))
+                            .toList()));
         }
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;

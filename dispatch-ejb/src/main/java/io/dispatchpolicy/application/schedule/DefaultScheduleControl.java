@@ -36,6 +36,9 @@ public class DefaultScheduleControl implements ScheduleControl {
     OccurrenceRepository occurrences;
 
     @Inject
+    OccurrenceViews views;
+
+    @Inject
     ScheduleTransactions tx;
 
     @Inject
@@ -56,9 +59,9 @@ public class DefaultScheduleControl implements ScheduleControl {
             String cut = s.cutFrom() == null ? null : "missed runs from " + s.cutFrom() + " to " + s.cutTo()
                     + " were skipped (more than " + io.dispatchpolicy.domain.schedule.Chain.CATCH_UP_LIMIT + " to catch up)";
             return new ScheduleDetail(summary(s), s.definition(),
-                    occurrences.inStates(s.id(), List.of("future"), PAGE),
-                    occurrences.inStates(s.id(), List.of("admitted"), PAGE),
-                    occurrences.inStates(s.id(), List.of(ScheduleTransactions.SKIPPED, ScheduleTransactions.SUPERSEDED), PAGE),
+                    views.inStates(s.id(), List.of("future"), PAGE),
+                    views.inStates(s.id(), List.of("admitted"), PAGE),
+                    views.inStates(s.id(), List.of(ScheduleTransactions.SKIPPED, ScheduleTransactions.SUPERSEDED), PAGE),
                     cut);
         });
     }
@@ -157,7 +160,7 @@ public class DefaultScheduleControl implements ScheduleControl {
             }).orElseGet(() -> grid.nextRunTimes(schedules.now(), 3));
         }
         return new ScheduleSummary(s.name(), s.source(), d.jobName(), when(d), d.zone().getId(), d.enabled(), d.catchUp(), next,
-                occurrences.lastEnded(s.id()).orElse(null));
+                views.lastEnded(s.id()).orElse(null));
     }
 
     /** The grid in words. */

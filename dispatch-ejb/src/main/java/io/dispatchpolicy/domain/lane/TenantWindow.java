@@ -21,7 +21,7 @@ public record TenantWindow(int resolutionSeconds, long total, long[] older, long
      * The submissions in a window ending at the statement's time: the buckets that start inside it, from
      * the newest back. The bucket that straddles the window's start is left out, so the count misses at
      * most one bucket's worth of the oldest submissions, and never holds one older than the window.
-     * The console's demoted tenants are read from the same buckets in SQL (MonitoringRepository).
+     * The console's demoted tenants are read from the same buckets in SQL (DemotedTenants).
      */
     public int count(Duration per) {
         // buckets of the statement's own and older that start after (time - per): k of them, where the

@@ -48,6 +48,17 @@ public class Jdbc {
         return dataSource;
     }
 
+    /**
+     * Over a datasource of the caller's, outside any container: the engine tests that need only
+     * PostgreSQL run repositories through this (each statement commits on its own, as no JTA
+     * transaction holds the connection).
+     */
+    public static Jdbc over(DataSource dataSource) {
+        Jdbc jdbc = new Jdbc();
+        jdbc.dataSource = dataSource;
+        return jdbc;
+    }
+
     @FunctionalInterface
     public interface Binder {
         void bind(Connection connection, PreparedStatement statement) throws SQLException;
@@ -90,15 +101,15 @@ public class Jdbc {
         return t == null ? null : t.toInstant();
     }
 
-    static Array longs(Connection c, List<Long> values) throws SQLException {
+    public static Array longs(Connection c, List<Long> values) throws SQLException {
         return c.createArrayOf("bigint", values.toArray(new Long[0]));
     }
 
-    static Array texts(Connection c, List<String> values) throws SQLException {
+    public static Array texts(Connection c, List<String> values) throws SQLException {
         return c.createArrayOf("text", values.toArray(new String[0]));
     }
 
-    static Array ints(Connection c, List<Integer> values) throws SQLException {
+    public static Array ints(Connection c, List<Integer> values) throws SQLException {
         return c.createArrayOf("integer", values.toArray(new Integer[0]));
     }
 

@@ -23,7 +23,7 @@ public class NodeRepository {
      * seconds, grace seconds, grace seconds. A slow node whose session lives keeps its lock: never gone
      * before stale-after.
      */
-    static final String GONE = """
+    public static final String GONE = """
             (n.stopped_at IS NOT NULL
              OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?)
              OR (n.heartbeat_at < clock_timestamp() - make_interval(secs => ?)
@@ -74,7 +74,7 @@ public class NodeRepository {
     }
 
     /** Binds {@link #GONE}'s three parameters from {@code index}. */
-    static void bindGone(java.sql.PreparedStatement st, int index, Duration staleAfter, Duration grace)
+    public static void bindGone(java.sql.PreparedStatement st, int index, Duration staleAfter, Duration grace)
             throws java.sql.SQLException {
         st.setDouble(index, staleAfter.toMillis() / 1000.0);
         st.setDouble(index + 1, grace.toMillis() / 1000.0);

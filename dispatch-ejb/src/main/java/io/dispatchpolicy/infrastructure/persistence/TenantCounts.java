@@ -25,7 +25,7 @@ final class TenantCounts {
 
     // Per ring row: its tenant and resolution, the ring, how many buckets its newest is ahead of the
     // statement's and how far the statement's time is into its bucket (TenantWindow's fields)
-    private static final String RING = """
+    static final String RING = """
             t.tenant, t.resolution_s, t.total, t.older,
                       t.newest - floor(extract(epoch FROM statement_timestamp()) / t.resolution_s)::bigint,
                       (extract(epoch FROM statement_timestamp())

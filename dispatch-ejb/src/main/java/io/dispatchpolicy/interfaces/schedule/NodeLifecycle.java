@@ -16,6 +16,8 @@ import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.NodeLiveness;
 import io.dispatchpolicy.infrastructure.persistence.NodeRepository;
+import io.dispatchpolicy.upkeep.MaintenanceTask;
+import io.dispatchpolicy.upkeep.Maintainer;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -42,7 +44,8 @@ import java.util.logging.Logger;
  * Boots the engine on this node: validates settings and policies (a mistake fails the deployment),
  * registers this boot (warning when another live server uses the same node name: each boot has its
  * own identity, so they stay safe), then heartbeats — holding this boot's liveness lock
- * ({@link NodeLiveness}) — runs recovery and sweeps on a maintenance thread of its own.
+ * ({@link NodeLiveness}) — runs recovery and sweeps on a maintenance thread of its own: one list of
+ * {@link MaintenanceTask}s, each with its interval, run by one {@link Maintainer}.
  * The first recovery runs a second after boot: that is when a restarted node takes back what its
  * earlier life left — executions admitted but never handed to JBeret are started, jobs that were
  * running are failed and restarted.
@@ -123,7 +126,7 @@ public class NodeLifecycle {
     JobRepositoryIndexes repositoryIndexes;
 
     private volatile boolean stopping;
-    private volatile boolean recoverNow;
+    private volatile Maintainer maintainer;
     private Thread maintenance;
     private int lockKey;
 
@@ -144,86 +147,52 @@ public class NodeLifecycle {
                     + "has an identity of its own, so they never take each other's work; set " + DispatchSettings.NODE_NAME
                     + " (or jboss.node.name) per server to tell them apart in the console and the logs");
         }
+        maintainer = new Maintainer(tasks(), System::currentTimeMillis, outage::isDown, this::failed);
         maintenance = threads.newThread(this::maintain);
         maintenance.setName("dispatch-maintenance");
         maintenance.start();
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
     }
 
-    /** Heartbeat, recovery, priority aging and sweep, each on its own interval, one at a time. */
+    /**
+     * The node's maintenance, one list of tasks run by one loop ({@link Maintainer}), in this order when
+     * several are due together: heartbeat (at once: that takes this boot's liveness lock), recovery,
+     * priority aging, the schedule watchdog (a second after boot: declared schedules get their first
+     * occurrence then), history, sweep.
+     */
+    private List<MaintenanceTask> tasks() {
+        return List.of(
+                new MaintenanceTask("heartbeat", settings.heartbeatInterval().toMillis(), 0, true,
+                        () -> liveness.heartbeat(node.id(), lockKey, shardsSaid())),
+                new MaintenanceTask("recovery", settings.recoveryInterval().toMillis(), FIRST_RECOVERY_MS, true, this::recover),
+                MaintenanceTask.every("priority aging", AGING_INTERVAL_MS,
+                        MaintenanceTask.untilDone(() -> sweeper.agePriorities() >= Sweeper.AGE_BATCH)),
+                new MaintenanceTask("schedule watchdog", settings.scheduleWatchdogInterval().toMillis(), FIRST_RECOVERY_MS, false,
+                        scheduleWatchdog::pass),
+                MaintenanceTask.every("history", HistoryRecorder.FLUSH_EVERY_MS, history::flush),
+                MaintenanceTask.every("sweep", settings.sweepInterval().toMillis(), MaintenanceTask.untilDone(() -> sweeper.sweep() > 0)));
+    }
+
     private void maintain() {
-        long heartbeat = settings.heartbeatInterval().toMillis();
-        long recoveryInterval = settings.recoveryInterval().toMillis();
-        long sweep = settings.sweepInterval().toMillis();
-        long now = System.currentTimeMillis();
-        long nextHeartbeat = now; // at once: that takes this boot's liveness lock
-        long nextRecovery = now + FIRST_RECOVERY_MS;
-        long nextSweep = now + sweep;
-        long nextAging = now + AGING_INTERVAL_MS;
-        long nextHistory = now + HistoryRecorder.FLUSH_EVERY_MS;
-        long watchdog = settings.scheduleWatchdogInterval().toMillis();
-        long nextWatchdog = now + FIRST_RECOVERY_MS; // declared schedules get their first occurrence at boot
+        Maintainer maintainer = this.maintainer;
         while (!stopping) {
-            now = System.currentTimeMillis();
-            if (recoverNow) {
-                recoverNow = false;
-                nextHeartbeat = now;
-                nextRecovery = now;
-            }
-            if (!outage.isDown()) {
-                if (now >= nextHeartbeat) {
-                    nextHeartbeat = now + heartbeat;
-                    attempt("heartbeat", () -> liveness.heartbeat(node.id(), lockKey, shardsSaid()));
-                }
-                if (now >= nextRecovery) {
-                    nextRecovery = now + recoveryInterval;
-                    attempt("recovery", this::recover);
-                }
-                if (now >= nextAging) {
-                    nextAging = now + AGING_INTERVAL_MS;
-                    attempt("priority aging", () -> {
-                        while (sweeper.agePriorities() >= Sweeper.AGE_BATCH) {
-                            // a full batch: more may be due
-                        }
-                    });
-                }
-                if (now >= nextWatchdog) {
-                    nextWatchdog = now + watchdog;
-                    attempt("schedule watchdog", scheduleWatchdog::pass);
-                }
-                if (now >= nextHistory) {
-                    nextHistory = now + HistoryRecorder.FLUSH_EVERY_MS;
-                    attempt("history", history::flush);
-                }
-                if (now >= nextSweep) {
-                    nextSweep = now + sweep;
-                    attempt("sweep", () -> {
-                        while (sweeper.sweep() > 0) {
-                            // keep going while there is something to delete
-                        }
-                    });
-                }
-            }
-            long wait = Math.min(Math.min(Math.min(Math.min(Math.min(nextHeartbeat, nextRecovery), nextSweep), nextAging), nextWatchdog),
-                    nextHistory)
-                    - System.currentTimeMillis();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(wait, 1_000))));
+            maintainer.runDue();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(maintainer.waitMs()));
         }
     }
 
     /** The database answers again: heartbeat and repair what the outage left now, not at the next interval. */
     public void databaseReturned() {
-        recoverNow = true;
-        LockSupport.unpark(maintenance);
+        Maintainer m = maintainer;
+        if (m != null) { // null only before this node has started
+            m.afterOutage();
+            LockSupport.unpark(maintenance);
+        }
     }
 
-    private void attempt(String what, Runnable work) {
-        try {
-            work.run();
-        } catch (RuntimeException e) {
-            if (!stopping && !outage.absorbs(e)) {
-                LOG.log(Level.WARNING, e, () -> what + " failed; it runs again on its next interval");
-            }
+    private void failed(MaintenanceTask task, RuntimeException e) {
+        if (!stopping && !outage.absorbs(e)) {
+            LOG.log(Level.WARNING, e, () -> task.name() + " failed; it runs again on its next interval");
         }
     }
 

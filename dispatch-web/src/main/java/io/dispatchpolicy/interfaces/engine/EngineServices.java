@@ -1,6 +1,6 @@
 package io.dispatchpolicy.interfaces.engine;
 
-import io.dispatchpolicy.application.DeadJobControl;
+import io.dispatchpolicy.application.monitoring.DeadJobControl;
 import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.jobs.JobControl;

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.DeadJobControl;
+import io.dispatchpolicy.application.monitoring.DeadJobControl;
 import io.dispatchpolicy.application.monitoring.DeadJobQuery;
 import io.dispatchpolicy.application.monitoring.DeadJobView;
 import io.dispatchpolicy.application.monitoring.Monitoring;

@@ -1,9 +1,7 @@
-package io.dispatchpolicy.infrastructure.persistence;
+package io.dispatchpolicy.application.jobs;
 
-import io.dispatchpolicy.application.jobs.ExecutionRecord;
-import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.application.jobs.JobRow;
-import io.dispatchpolicy.application.jobs.StepRecord;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

@@ -1,7 +1,5 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.application.monitoring;
 
-import io.dispatchpolicy.application.monitoring.DeadJobQuery;
-import io.dispatchpolicy.application.monitoring.DeadJobView;
 
 import java.util.List;
 

@@ -1,6 +1,7 @@
-package io.dispatchpolicy.infrastructure.persistence;
+package io.dispatchpolicy.application.monitoring;
 
-import io.dispatchpolicy.application.monitoring.PartitionQuery;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+
 import io.dispatchpolicy.domain.model.Partition;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,9 +1,8 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.application.monitoring;
 
-import io.dispatchpolicy.application.monitoring.DeadJobQuery;
-import io.dispatchpolicy.application.monitoring.DeadJobView;
+import io.dispatchpolicy.application.HeldPolicies;
+import io.dispatchpolicy.application.TickSignal;
 import io.dispatchpolicy.domain.model.Restart;
-import io.dispatchpolicy.infrastructure.persistence.DeadJobRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.RetryStrategy;
 import jakarta.ejb.Stateless;
@@ -18,7 +17,7 @@ public class DefaultDeadJobControl implements DeadJobControl {
     private static final Logger LOG = Logger.getLogger(DefaultDeadJobControl.class.getName());
 
     @Inject
-    DeadJobRepository dead;
+    DeadJobBrowser dead;
 
     @Inject
     StagingRepository staging;

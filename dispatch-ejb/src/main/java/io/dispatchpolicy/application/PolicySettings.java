@@ -1,0 +1,303 @@
+package io.dispatchpolicy.application;
+
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.config.InvalidSettingException;
+import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Param;
+import io.dispatchpolicy.spi.Demotion;
+import io.dispatchpolicy.spi.Lane;
+import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.PolicyDeclarationException;
+import io.dispatchpolicy.spi.Retries;
+import io.dispatchpolicy.spi.RetryStrategy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A policy's settings from standalone.xml ({@code dispatch.policy.<name>.*}, read on every call, so a value
+ * written with jboss-cli applies at the next iteration): the overrides that make a declared policy the
+ * policy in force ({@link EffectivePolicy}), the policies declared there entirely, and the check at
+ * deployment that every such property names a known policy, knob and gate parameter. The index of
+ * policies is {@link PolicyRegistry}'s.
+ */
+@ApplicationScoped
+public class PolicySettings {
+
+    static final String PREFIX = "dispatch.policy.";
+    private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
+            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane");
+
+    @Inject
+    DispatchSettings settings;
+
+    /**
+     * Whether the policy has lanes now, from one property read: the submission path asks this before
+     * it reads all of a policy's settings, which only a policy with lanes needs.
+     */
+    public boolean hasLanes(Policy p) {
+        Optional<String> configured = settings.raw(PREFIX + p.name() + ".lanes").map(String::strip);
+        return configured.isPresent() ? !configured.get().isEmpty() && !configured.get().equalsIgnoreCase("none")
+                : !p.lanes().isEmpty();
+    }
+
+    /** Whether the policy may have demotion rules now (declared, or a {@code demote} property), from one property read. */
+    public boolean mayDemote(Policy p) {
+        return !p.demotions().isEmpty() || settings.raw(PREFIX + p.name() + ".demote").isPresent();
+    }
+
+    /** The policy with its current overrides. @throws InvalidSettingException naming the property that cannot be used */
+    public EffectivePolicy effective(Policy p) {
+        String base = PREFIX + p.name() + ".";
+        int batch = settings.positiveInt(base + "admission-batch-size",
+                p.admissionBatchSize().orElseGet(settings::admissionBatchSize));
+        OptionalInt budget = settings.raw(base + "tick-admission-budget").isPresent()
+                ? settings.optionalPositiveInt(base + "tick-admission-budget")
+                : p.tickAdmissionBudget().isPresent() ? p.tickAdmissionBudget() : settings.tickAdmissionBudget();
+        OptionalInt capacity = settings.raw(base + "capacity").isPresent()
+                ? settings.optionalPositiveInt(base + "capacity") : p.capacity();
+        List<Demotion> demotions = demotions(base, p);
+        Retries retries = retries(base, p.retries());
+        Lanes lanes = lanes(base, p, capacity, demotions, retries.lane().orElse(null));
+        Optional<Duration> halfLife = settings.raw(base + "fairness-half-life").isPresent()
+                ? settings.optionalSeconds(base + "fairness-half-life", DispatchSettings.DEFAULT_FAIRNESS_HALF_LIFE_SECONDS)
+                : p.fairnessDisabled() ? Optional.empty() : p.fairnessHalfLife().or(settings::fairnessHalfLife);
+        RetryStrategy retry = settings.raw(base + "retry-strategy").map(v -> retryStrategy(base + "retry-strategy", v))
+                .orElse(p.retryStrategy());
+        Map<String, Map<String, Double>> overrides = new HashMap<>();
+        for (DeclaredGate gate : p.gates()) {
+            for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
+                settings.number(base + "gate." + gate.id() + "." + param)
+                        .ifPresent(v -> overrides.computeIfAbsent(gate.id(), k -> new HashMap<>()).put(param, v));
+            }
+        }
+        return new EffectivePolicy(p, batch, budget, capacity, lanes.lanes(), lanes.defaultLane(), demotions, halfLife, retry,
+                retries, overrides);
+    }
+
+    /**
+     * Checks every {@code dispatch.policy.*} property names a known policy, knob and gate parameter,
+     * and that every policy's settings parse; called at deployment.
+     *
+     * @param policies   every policy, by name
+     * @param configured the names of those declared entirely in standalone.xml (their gates' parameters
+     *                   must all come from properties)
+     */
+    public void validate(Map<String, Policy> policies, java.util.Set<String> configured) {
+        for (String property : settings.propertyNames(PREFIX)) {
+            Policy policy = policies.values().stream()
+                    .filter(p -> property.startsWith(PREFIX + p.name() + "."))
+                    .max(Comparator.comparingInt(p -> p.name().length()))
+                    .orElseThrow(() -> new InvalidSettingException(property, settings.raw(property).orElse(""),
+                            "a property of a declared policy: no policy matches its name"));
+            String knob = property.substring((PREFIX + policy.name() + ".").length());
+            if (!POLICY_KNOBS.contains(knob) && !isGateParam(policy, knob)) {
+                throw new InvalidSettingException(property, settings.raw(property).orElse(""),
+                        "one of " + POLICY_KNOBS + " or gate.<id>.<param> with a gate id of policy '"
+                                + policy.name() + "' (" + policy.gates().stream().map(DeclaredGate::id).toList() + ")");
+            }
+        }
+        for (Policy policy : policies.values()) {
+            EffectivePolicy effective = effective(policy);
+            if (configured.contains(policy.name())) {
+                try {
+                    effective.resolveGates(Map.of());
+                } catch (GateParameterException e) {
+                    throw new InvalidSettingException(PREFIX + policy.name() + ".gate.*", "",
+                            "every required gate parameter of a policy declared in standalone.xml: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static boolean isGateParam(Policy policy, String knob) {
+        if (!knob.startsWith("gate.") || knob.lastIndexOf('.') <= 5) {
+            return false;
+        }
+        String id = knob.substring(5, knob.lastIndexOf('.'));
+        String param = knob.substring(knob.lastIndexOf('.') + 1);
+        return policy.gates().stream()
+                .anyMatch(g -> g.id().equals(id) && EffectivePolicy.GATE_PARAMS.get(g.gate().type()).contains(param));
+    }
+
+    private record Lanes(List<Lane> lanes, String defaultLane) {
+    }
+
+    /**
+     * The declared lanes, or standalone.xml's {@code lanes} ({@code name:weight[:min],…}, replacing them
+     * all; {@code none} for no lanes) and {@code default-lane}; checked against the capacity in force.
+     */
+    /** The declared demotion rules, or standalone.xml's {@code demote} ({@code threshold:seconds:lane,…}; {@code none}). */
+    private List<Demotion> demotions(String base, Policy p) {
+        Optional<String> text = settings.raw(base + "demote").map(String::strip);
+        if (text.isEmpty()) {
+            return p.demotions();
+        }
+        if (text.get().isEmpty() || text.get().equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        try {
+            return Demotion.parse(text.get());
+        } catch (PolicyDeclarationException e) {
+            throw new InvalidSettingException(base + "demote", text.get(), "threshold:seconds:lane, comma-separated, with "
+                    + "threshold >= 0 and 1 to 86400 seconds (" + e.getMessage() + ")");
+        }
+    }
+
+    private Lanes lanes(String base, Policy p, OptionalInt capacity, List<Demotion> demotions, String retryLane) {
+        Optional<String> text = settings.raw(base + "lanes").map(String::strip);
+        Optional<String> defaultText = settings.raw(base + "default-lane").map(String::strip).filter(v -> !v.isEmpty());
+        List<Lane> lanes = p.lanes();
+        if (text.isPresent()) {
+            try {
+                lanes = text.get().isEmpty() || text.get().equalsIgnoreCase("none") ? List.of() : Lane.parse(text.get());
+            } catch (PolicyDeclarationException e) {
+                throw new InvalidSettingException(base + "lanes", text.get(), "name:weight[:min], comma-separated, "
+                        + "with weight >= 1 and min >= 0 (" + e.getMessage() + ")");
+            }
+            if (lanes.stream().map(Lane::name).distinct().count() != lanes.size()) {
+                throw new InvalidSettingException(base + "lanes", text.get(), "each lane named once");
+            }
+        }
+        String defaultLane = defaultText.orElse(text.isPresent() ? (lanes.isEmpty() ? null : lanes.get(0).name()) : p.defaultLane());
+        String problem = Policy.lanesProblem(lanes, defaultLane, capacity.isPresent() ? capacity.getAsInt() : null, demotions,
+                retryLane);
+        if (problem != null) {
+            String property = settings.raw(base + "demote").isPresent() && problem.startsWith("demotion") ? base + "demote"
+                    : settings.raw(base + "retry.lane").isPresent() && problem.startsWith("retries") ? base + "retry.lane"
+                    : defaultText.isPresent() ? base + "default-lane" : text.isPresent() ? base + "lanes" : base + "capacity";
+            throw new InvalidSettingException(property, settings.raw(property).orElse(""), "lanes that fit the policy: " + problem);
+        }
+        return new Lanes(lanes, lanes.isEmpty() ? null : defaultLane);
+    }
+
+    /**
+     * The declared retries with standalone.xml's constants over them: {@code retry.interval} (seconds,
+     * {@code exponential} or {@code none}) replaces the kind, {@code retry.max-retries} the limit; a
+     * limit alone on a policy that declares no retries means exponential retries.
+     */
+    private Retries retries(String base, Retries declared) {
+        Optional<String> interval = settings.raw(base + "retry.interval").map(String::strip);
+        Optional<String> max = settings.raw(base + "retry.max-retries").map(String::strip);
+        Optional<String> lane = settings.raw(base + "retry.lane").map(String::strip).filter(v -> !v.isEmpty());
+        if (interval.isEmpty() && max.isEmpty()) {
+            return lane.map(declared::inLane).orElse(declared);
+        }
+        Retries kind = interval.map(v -> retryInterval(base + "retry.interval", v))
+                .orElse(declared.declared() ? declared : Retries.exponential());
+        int limit = max.map(v -> nonNegativeInt(base + "retry.max-retries", v))
+                .orElse(declared.declared() ? declared.maxRetries() : Retries.DEFAULT_MAX_RETRIES);
+        Retries configured = kind.maxRetries(limit);
+        Optional<String> inLane = lane.or(declared::lane);
+        return inLane.isPresent() ? configured.inLane(inLane.get()) : configured;
+    }
+
+    private static Retries retryInterval(String property, String value) {
+        if (value.equalsIgnoreCase("exponential")) {
+            return Retries.exponential();
+        }
+        if (value.equalsIgnoreCase("none")) {
+            return Retries.none();
+        }
+        try {
+            double seconds = Double.parseDouble(value);
+            if (seconds >= 0 && Double.isFinite(seconds)) {
+                return Retries.fixed(Duration.ofMillis(Math.round(seconds * 1000)));
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the property's name
+        }
+        throw new InvalidSettingException(property, value, "a number of seconds >= 0, exponential or none");
+    }
+
+    private static int nonNegativeInt(String property, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the property's name
+        }
+        throw new InvalidSettingException(property, value, "a whole number >= 0");
+    }
+
+    private static RetryStrategy retryStrategy(String property, String value) {
+        try {
+            return RetryStrategy.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(property, value, "restage or bypass");
+        }
+    }
+
+    /** Policies declared entirely in standalone.xml: one per {@code dispatch.policy.<name>.jobs}. */
+    public List<Policy> configuredPolicies() {
+        List<Policy> policies = new java.util.ArrayList<>();
+        for (String property : settings.propertyNames(PREFIX)) {
+            if (!property.endsWith(".jobs")) {
+                continue;
+            }
+            String name = property.substring(PREFIX.length(), property.length() - ".jobs".length());
+            String base = PREFIX + name + ".";
+            String[] jobs = Arrays.stream(settings.raw(property).orElse("").split(","))
+                    .map(String::strip).filter(s -> !s.isEmpty()).toArray(String[]::new);
+            String partitionBy = settings.raw(base + "partition-by").map(String::strip).filter(s -> !s.isEmpty())
+                    .orElseThrow(() -> new InvalidSettingException(base + "partition-by", "",
+                            "the job parameter that names the partition (required for a policy declared in standalone.xml)"));
+            // the job parameter that names the shard, if the policy is sharded (ADR 0014)
+            String shardBy = settings.raw(base + "shard-by").map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
+            Policy.Builder builder = Policy.named(name)
+                    .governs(jobs)
+                    .context(params -> {
+                        Map<String, Object> ctx = new HashMap<>();
+                        ctx.put(partitionBy, params.getProperty(partitionBy));
+                        if (shardBy != null) {
+                            ctx.put(shardBy, params.getProperty(shardBy));
+                        }
+                        return ctx;
+                    })
+                    .partitionBy(ctx -> ctx.get(partitionBy));
+            if (shardBy != null) {
+                builder.shardBy(ctx -> ctx.get(shardBy));
+            }
+            for (String type : settings.raw(base + "gates").map(v -> v.split(",")).orElse(new String[0])) {
+                builder.gate(configuredGate(base, type.strip()));
+            }
+            policies.add(builder.build());
+        }
+        return policies;
+    }
+
+    /**
+     * A gate whose values all come from {@code dispatch.policy.<p>.gate.<id>.<param>}; the declared
+     * parameters only say a value is required (they fail if no property supplies one).
+     */
+    private static Gate configuredGate(String base, String type) {
+        Param required = ctx -> {
+            throw new IllegalStateException("set " + base + "gate.<id>.<param>");
+        };
+        switch (type) {
+            case "throttle":
+                return new Gate.Throttle(null, required, required);
+            case "concurrency":
+                return new Gate.Concurrency(null, required, Param.constant(1));
+            case "adaptive-concurrency":
+                return new Gate.AdaptiveConcurrency(null, required, required, Param.constant(1), null);
+            default:
+                throw new InvalidSettingException(base + "gates", type, "throttle, concurrency or adaptive-concurrency");
+        }
+    }
+}
