@@ -57,7 +57,6 @@ class ArchitectureTest {
      * between runs, so it cannot be frozen; it becomes the rule once the list is empty.)
      */
     private static final java.util.Set<String> STILL_IN_CYCLES = java.util.Set.of(
-            "application", "application.schedule",   // admission chains schedules; schedules stage and signal the tick
             "domain.schedule", "spi");                // spi.Schedule is built on the engine's ScheduleDefinition
 
     @Test
@@ -81,6 +80,23 @@ class ArchitectureTest {
         }
         org.assertj.core.api.Assertions.assertThat(cyclic).as("packages in a dependency cycle (graph: %s)", graph)
                 .isEqualTo(new java.util.TreeSet<>(STILL_IN_CYCLES));
+    }
+
+    /** Policies are read by every role, so they depend on none: only the spi, the domain, the configuration and JBeret. */
+    @Test
+    void policiesDependOnNoRole() {
+        noClasses().that().resideInAPackage("io.dispatchpolicy.policy..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.dispatchpolicy.application..", "io.dispatchpolicy.interfaces..",
+                        "io.dispatchpolicy.upkeep..", "io.dispatchpolicy.infrastructure.persistence..", "io.dispatchpolicy.infrastructure.metrics..")
+                .because("a role below the policies would be read by the policies it reads").check(classes);
+    }
+
+    /** Upkeep times the maintenance tasks; what they do lives with their roles. */
+    @Test
+    void upkeepIsOnlyTheLoop() {
+        noClasses().that().resideInAPackage("io.dispatchpolicy.upkeep..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.dispatchpolicy.upkeep..", "java..")
+                .because("the maintainer is tested with a settable clock and no server").check(classes);
     }
 
     /** Repositories speak domain types or their own records: none returns a type of the services above it. */

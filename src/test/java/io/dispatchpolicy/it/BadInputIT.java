@@ -4,7 +4,7 @@ import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.api.SubmitOption;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.monitoring.HeldPolicy;
 import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.application.schedule.ScheduleActionRefused;

@@ -1,8 +1,8 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.EffectivePolicy;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.config.InvalidSettingException;

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;

@@ -1,5 +1,8 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.policy.GateParameterException;
 import io.dispatchpolicy.application.schedule.ScheduleChaining;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;

@@ -1,5 +1,10 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.tick.TickSignal;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.policy.GateParameterException;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.AdaptiveRepository;

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.ejb.Stateless;

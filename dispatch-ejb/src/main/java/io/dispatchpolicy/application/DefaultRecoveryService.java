@@ -1,5 +1,7 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;

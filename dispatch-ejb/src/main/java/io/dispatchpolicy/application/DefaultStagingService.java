@@ -1,5 +1,11 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.staging.SubmissionPlacement;
+import io.dispatchpolicy.staging.NoisyTenants;
+import io.dispatchpolicy.tick.TickSignal;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.JobParameters;

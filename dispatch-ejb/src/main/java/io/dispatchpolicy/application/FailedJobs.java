@@ -1,5 +1,8 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.FailedExecution;

@@ -1,5 +1,8 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import io.dispatchpolicy.infrastructure.persistence.DemotedTenants;
 import io.dispatchpolicy.infrastructure.persistence.PolicyFiguresRepository;

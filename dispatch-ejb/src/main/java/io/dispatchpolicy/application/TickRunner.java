@@ -1,5 +1,9 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.tick.TickSignal;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.metrics.EngineMetrics;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.Policy;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.dispatchpolicy.application.jobs;
 
 import io.dispatchpolicy.application.monitoring.DeadJobControl;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
-import io.dispatchpolicy.application.TickSignal;
+import io.dispatchpolicy.tick.TickSignal;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.application.monitoring;
 
-import io.dispatchpolicy.application.HeldPolicies;
-import io.dispatchpolicy.application.TickSignal;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.tick.TickSignal;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.spi.RetryStrategy;

@@ -1,9 +1,9 @@
 package io.dispatchpolicy.application.monitoring;
 
-import io.dispatchpolicy.application.EffectivePolicy;
-import io.dispatchpolicy.application.GateParameterException;
-import io.dispatchpolicy.application.HeldPolicies;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.GateParameterException;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionRetention;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.application.schedule;
 
-import io.dispatchpolicy.application.PolicyRegistry;
-import io.dispatchpolicy.application.SubmissionPlacement;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.staging.SubmissionPlacement;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;

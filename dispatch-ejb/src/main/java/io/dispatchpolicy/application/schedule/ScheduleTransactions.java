@@ -1,7 +1,7 @@
 package io.dispatchpolicy.application.schedule;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
-import io.dispatchpolicy.application.TickSignal;
+import io.dispatchpolicy.tick.TickSignal;
 import io.dispatchpolicy.domain.schedule.Chain;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;

@@ -4,7 +4,7 @@ import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmitOption;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.infrastructure.persistence.AdmissionRepository;

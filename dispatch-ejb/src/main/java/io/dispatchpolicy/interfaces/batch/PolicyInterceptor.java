@@ -2,7 +2,7 @@ package io.dispatchpolicy.interfaces.batch;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionStatus;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.StagingService;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;

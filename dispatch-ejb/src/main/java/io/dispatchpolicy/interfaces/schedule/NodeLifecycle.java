@@ -1,7 +1,7 @@
 package io.dispatchpolicy.interfaces.schedule;
 
 import io.dispatchpolicy.application.HistoryRecorder;
-import io.dispatchpolicy.application.PolicyRegistry;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.application.schedule.ScheduleRegistry;

@@ -1,4 +1,4 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.policy;
 
 import io.dispatchpolicy.config.InvalidSettingException;
 import jakarta.enterprise.context.ApplicationScoped;

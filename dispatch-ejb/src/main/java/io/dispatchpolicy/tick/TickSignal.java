@@ -1,4 +1,4 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.tick;
 
 import io.dispatchpolicy.infrastructure.persistence.AfterCommit;
 import jakarta.annotation.Resource;

@@ -1,5 +1,8 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.staging;
 
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.JobXmlName;

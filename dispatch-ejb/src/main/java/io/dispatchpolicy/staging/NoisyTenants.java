@@ -1,5 +1,7 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.staging;
 
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository.Demotions;
 import io.dispatchpolicy.spi.Demotion;

@@ -1,4 +1,4 @@
-package io.dispatchpolicy.application;
+package io.dispatchpolicy.policy;
 
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
@@ -61,7 +61,7 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
     }
 
     /** As {@link #laneFor(String)}, for lanes given apart from a policy's settings (its declaration). */
-    static String laneFor(String policy, List<Lane> lanes, String defaultLane, String named) {
+    public static String laneFor(String policy, List<Lane> lanes, String defaultLane, String named) {
         if (lanes.isEmpty()) {
             if (named != null) {
                 throw new IllegalArgumentException("policy '" + policy + "' has no lanes; the submission named lane '" + named + "'");
