@@ -134,7 +134,7 @@ class PlanShapeIT extends SystemTest {
     @Test
     void promotionAndAgingReadOnlyWhatIsDue() {
         // nothing is due: both must read nothing, however many rows wait for a later time
-        for (String sql : List.of(StagingRepository.PROMOTE_SQL, StagingRepository.AGE_SQL)) {
+        for (String sql : List.of(io.dispatchpolicy.infrastructure.persistence.DueJobs.PROMOTE_SQL, io.dispatchpolicy.infrastructure.persistence.DueJobs.AGE_SQL)) {
             List<JsonObject> scans = scans(db.explainAndRollBack(sql, 10_000));
             assertThat(scans).as(sql).noneMatch(s -> s.getString("Node Type").equals("Seq Scan")
                     && s.getString("Relation Name", "").equals("staged_jobs"));
@@ -149,7 +149,7 @@ class PlanShapeIT extends SystemTest {
         db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, due_at) "
                 + "SELECT ?, 'it-plan', '{}'::jsonb, now() - interval '1 minute' FROM generate_series(1, 1000)", deep);
         db.update("ANALYZE dispatch.staged_jobs");
-        List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.BYPASSED_SQL, null, null, 100));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.DueJobs.BYPASSED_SQL, null, null, 100));
         JsonObject bypassed = only(scans, "staged_jobs_bypass_idx");
         assertThat(read(bypassed)).isZero();
     }

@@ -1,9 +1,9 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
-import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 
 import java.util.List;
 
@@ -17,7 +17,7 @@ public interface AdmissionService {
     int promoteDue(int limit);
 
     /** Up to {@code limit} due restarts that bypass the gates (read only; each is admitted by {@link #admitBypassed}). */
-    List<StagingRepository.DueBypass> bypassedDue(int limit);
+    List<DueBypass> bypassedDue(int limit);
 
     /**
      * Admits one due restart that bypasses the gates (its policy's retry strategy is bypass): the same
@@ -26,7 +26,7 @@ public interface AdmissionService {
      *
      * @throws JobAdmissionException when JBeret refuses the restart (nothing is admitted)
      */
-    boolean admitBypassed(StagingRepository.DueBypass due);
+    boolean admitBypassed(DueBypass due);
 
     /** A bypassing restart JBeret refused waits in its partition as an ordinary restart, its failure counted. */
     void bypassRefused(long submissionId, String error);

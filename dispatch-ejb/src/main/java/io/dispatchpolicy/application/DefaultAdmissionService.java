@@ -12,6 +12,7 @@ import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.domain.model.LockedPartition;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.domain.shard.ShardScope;
@@ -24,6 +25,7 @@ import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
+import io.dispatchpolicy.infrastructure.persistence.DueJobs;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.UnreadableStagedJob;
 import io.dispatchpolicy.spi.JobsAdmitting;
@@ -106,26 +108,29 @@ public class DefaultAdmissionService implements AdmissionService {
     DispatchSettings settings;
 
     @Inject
+    DueJobs dueJobs;
+
+    @Inject
     Event<JobsAdmitting> admitting;
 
     @Override
     public int promoteDue(int limit) {
-        return staging.promoteDue(limit);
+        return dueJobs.promoteDue(limit);
     }
 
     @Override
-    public List<StagingRepository.DueBypass> bypassedDue(int limit) {
+    public List<DueBypass> bypassedDue(int limit) {
         ShardScope scope = node.shards();
-        return staging.bypassedDue(limit, scope.everyShard() ? null : scope.claimed());
+        return dueJobs.bypassedDue(limit, scope.everyShard() ? null : scope.claimed());
     }
 
     @Override
-    public boolean admitBypassed(StagingRepository.DueBypass due) {
+    public boolean admitBypassed(DueBypass due) {
         Optional<LockedPartition> lock = partitions.lock(due.partitionId());
         if (lock.isEmpty() || lock.get().paused()) {
             return false;
         }
-        Optional<StagedJob> job = staging.takeBypassed(due.submissionId(), due.partitionId());
+        Optional<StagedJob> job = dueJobs.takeBypassed(due.submissionId(), due.partitionId());
         if (job.isEmpty()) {
             return false;
         }
@@ -138,7 +143,7 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Override
     public void bypassRefused(long submissionId, String error) {
-        staging.bypassRefused(submissionId, error);
+        dueJobs.bypassRefused(submissionId, error);
     }
 
     @Override

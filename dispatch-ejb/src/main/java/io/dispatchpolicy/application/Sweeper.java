@@ -2,7 +2,7 @@ package io.dispatchpolicy.application;
 
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionRetention;
-import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
+import io.dispatchpolicy.infrastructure.persistence.DueJobs;
 import io.dispatchpolicy.infrastructure.persistence.SweepRepository;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -41,7 +41,7 @@ public class Sweeper {
     DispatchSettings settings;
 
     @Inject
-    StagingRepository staging;
+    DueJobs dueJobs;
 
     @Inject
     ExecutionRetention retention;
@@ -57,7 +57,7 @@ public class Sweeper {
      * rows are taken with SKIP LOCKED. @return jobs aged
      */
     public int agePriorities() {
-        return staging.agePriorities(AGE_BATCH);
+        return dueJobs.agePriorities(AGE_BATCH);
     }
 
     /** @return rows deleted; 0 also when another node holds the sweep */

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.application;
 
+import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.tick.TickSignal;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.policy.EffectivePolicy;
@@ -16,7 +17,6 @@ import io.dispatchpolicy.infrastructure.persistence.CapacityRepository;
 import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
 import io.dispatchpolicy.infrastructure.persistence.PolicyStateRepository;
-import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.TickSampleRepository;
 import io.dispatchpolicy.spi.Lane;
 import jakarta.ejb.ConcurrencyManagement;
@@ -157,7 +157,7 @@ public class TickRunner {
     public IterationReport iterate() {
         IterationReport report = new IterationReport();
         admission.promoteDue(PROMOTE_BATCH);
-        for (StagingRepository.DueBypass due : admission.bypassedDue(BYPASS_BATCH)) {
+        for (DueBypass due : admission.bypassedDue(BYPASS_BATCH)) {
             report.admitted(admitBypassed(due));
         }
         List<ClaimedPartition> claimed = admission.claim(settings.partitionBatchSize());
@@ -511,7 +511,7 @@ public class TickRunner {
     }
 
     /** A restart of a policy whose retry strategy is bypass, due now: straight to JBeret, in its own transaction. */
-    private int admitBypassed(StagingRepository.DueBypass due) {
+    private int admitBypassed(DueBypass due) {
         try {
             return admission.admitBypassed(due) ? 1 : 0;
         } catch (JobAdmissionException e) {

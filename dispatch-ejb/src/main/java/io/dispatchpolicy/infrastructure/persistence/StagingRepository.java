@@ -193,170 +193,11 @@ public class StagingRepository {
             SELECT count(*) FROM gone
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
 
-    /**
-     * The common start of the statements that act on staged rows when a time stored on them has passed
-     * (promotion: {@code due_at}; aging: {@code next_age_at}): up to {@code ?} such rows, earliest
-     * first, off the top of the column's partial index — so the cost is the number due, never the number
-     * waiting for a later time. The bound is {@code statement_timestamp()}, not
-     * {@code clock_timestamp()}: a volatile function cannot bound an index scan, and the scan would
-     * filter every row not yet due (seen with EXPLAIN, docs/benchmarks.md). Then their partitions are
-     * locked, then the rows themselves fetched by primary key and locked: partition before row, the
-     * order of admission and drain, so none of them waits on another in a cycle; both SKIP LOCKED, so
-     * a partition being admitted or drained, or a row another node holds, waits for the next pass.
-     *
-     * @param column  the time column
-     * @param cte     the name of the CTE of locked rows
-     * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
-     * @param rows    which rows whose time has passed are meant (SQL condition)
-     */
-    private static String pastDue(String column, String cte, String columns, String rows) {
-        return """
-                WITH candidates AS MATERIALIZED (
-                    SELECT id, partition_id FROM dispatch.staged_jobs
-                     WHERE COLUMN IS NOT NULL AND COLUMN <= statement_timestamp() AND ROWS
-                     ORDER BY COLUMN
-                     LIMIT ?),
-                locked AS MATERIALIZED (
-                    SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
-                     ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
-                CTE AS MATERIALIZED (
-                    SELECT COLUMNS FROM dispatch.staged_jobs s
-                     WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
-                       AND s.COLUMN IS NOT NULL
-                       FOR UPDATE SKIP LOCKED),
-                """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER).replace("COLUMNS", columns)
-                .replace("ROWS", rows).replace("COLUMN", column).replace("CTE", cte);
-    }
-
-    // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority);
-    // a restart that bypasses the gates is left to the tick's bypass step (BYPASSED).
-    private static final String PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass") + """
-            per AS (
-                SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
-            promoted AS (
-                UPDATE dispatch.staged_jobs s SET due_at = NULL FROM due WHERE s.id = due.id RETURNING s.id)
-            UPDATE dispatch.partitions p
-               SET top_priority = CASE WHEN p.pending_count = 0 THEN per.top ELSE greatest(p.top_priority, per.top) END,
-                   pending_count = p.pending_count + per.n,
-                   scheduled_count = p.scheduled_count - per.n
-              FROM per
-             WHERE p.id = per.partition_id
-            RETURNING per.n
-            """;
-
-    // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx; for a node
-    // that admits named shards, only those of its shards' partitions (and unsharded ones).
-    private static final String BYPASSED = """
-            SELECT s.id, s.partition_id FROM dispatch.staged_jobs s
-             WHERE s.bypass AND s.due_at <= statement_timestamp()
-               AND (?::text[] IS NULL
-                    OR EXISTS (SELECT 1 FROM dispatch.partitions p WHERE p.id = s.partition_id AND p.shard = ANY (?::text[])))
-             ORDER BY s.due_at
-             LIMIT ?
-            """;
-
-    // One of them taken out of staging for its admission (the caller holds its partition's lock).
-    private static final String TAKE_BYPASSED = """
-            WITH taken AS (
-                DELETE FROM dispatch.staged_jobs
-                 WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = ? AND partition_id = ? AND bypass
-                                FOR UPDATE SKIP LOCKED)
-                RETURNING id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt,
-                          schedule_id),
-            counted AS (
-                UPDATE dispatch.partitions SET scheduled_count = scheduled_count - 1
-                 WHERE id = ? AND EXISTS (SELECT 1 FROM taken))
-            SELECT * FROM taken
-            """;
-
-    // A bypassing restart JBeret refused: it joins the partition's waiting set as an ordinary restart,
-    // so the admission path counts its failed attempts and parks it at the limit, like any job.
-    private static final String BYPASS_REFUSED = """
-            WITH job AS (
-                UPDATE dispatch.staged_jobs
-                   SET bypass = false, due_at = NULL, admit_attempts = admit_attempts + 1, last_error = left(?, 2000)
-                 WHERE id = ? AND bypass
-                RETURNING partition_id, priority)
-            UPDATE dispatch.partitions p
-               SET top_priority = CASE WHEN p.pending_count = 0 THEN job.priority ELSE greatest(p.top_priority, job.priority) END,
-                   pending_count = p.pending_count + 1, scheduled_count = p.scheduled_count - 1
-              FROM job
-             WHERE p.id = job.partition_id
-            """;
-
-    // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
-    // their cap (then they leave the aging index); their partitions' top_priority follows for waiting rows.
-    private static final String AGE = pastDue("next_age_at", "aging",
-            "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps",
-            "true") + """
-            aged AS (
-                UPDATE dispatch.staged_jobs s
-                   SET priority = least(s.age_cap::bigint, s.priority + s.age_step::bigint * aging.steps)::int,
-                       next_age_at = CASE WHEN s.priority + s.age_step::bigint * aging.steps >= s.age_cap THEN NULL
-                                          ELSE s.next_age_at + make_interval(secs => s.age_every_ms * aging.steps / 1000.0) END
-                  FROM aging
-                 WHERE s.id = aging.id
-                RETURNING s.partition_id, s.priority, s.due_at IS NULL AND s.parked_at IS NULL AS waiting),
-            raised AS (
-                UPDATE dispatch.partitions p SET top_priority = greatest(p.top_priority, per.top)
-                  FROM (SELECT partition_id, max(priority) AS top FROM aged WHERE waiting GROUP BY partition_id) per
-                 WHERE p.id = per.partition_id AND p.pending_count > 0)
-            SELECT count(*) FROM aged
-            """;
-
-    /** These statements as they run, for tests that assert their plans. */
+    /** TAKE as it runs, for tests that assert its plan. */
     public static final String TAKE_SQL = TAKE;
-    public static final String PROMOTE_SQL = PROMOTE;
-    public static final String AGE_SQL = AGE;
-    public static final String BYPASSED_SQL = BYPASSED;
 
     @Inject
     Jdbc jdbc;
-
-    /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
-    public int agePriorities(int limit) {
-        return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
-    }
-
-    /**
-     * Up to {@code limit} due restarts that bypass the gates: oldest first.
-     *
-     * @param shards the shards whose partitions' restarts are wanted; null for every shard
-     */
-    public List<DueBypass> bypassedDue(int limit, List<String> shards) {
-        return jdbc.query(BYPASSED, (c, st) -> {
-            java.sql.Array array = shards == null ? null : Jdbc.texts(c, shards);
-            st.setArray(1, array);
-            st.setArray(2, array);
-            st.setInt(3, limit);
-        }, rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
-    }
-
-    /** A due restart that bypasses the gates. */
-    public record DueBypass(long submissionId, long partitionId) {
-    }
-
-    /** Takes one due bypassing restart of a partition this transaction has locked; empty if another took it. */
-    public Optional<StagedJob> takeBypassed(long submissionId, long partitionId) {
-        return jdbc.query(TAKE_BYPASSED, (c, st) -> {
-            st.setLong(1, submissionId);
-            st.setLong(2, partitionId);
-            st.setLong(3, partitionId);
-        }, StagingRepository::stagedJob).stream().findFirst();
-    }
-
-    /** Turns a bypassing restart JBeret refused into an ordinary waiting one, with its error counted. */
-    public void bypassRefused(long submissionId, String error) {
-        jdbc.update(BYPASS_REFUSED, (c, st) -> {
-            st.setString(1, error);
-            st.setLong(2, submissionId);
-        });
-    }
-
-    /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */
-    public int promoteDue(int limit) {
-        return jdbc.query(PROMOTE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).stream().mapToInt(Integer::intValue).sum();
-    }
 
     /**
      * The highest priority still waiting in a partition, read off the top of staged_jobs_admit_idx (one
@@ -626,7 +467,7 @@ public class StagingRepository {
         return Integer.compare(a.length() - i, b.length() - j);
     }
 
-    private static StagedJob stagedJob(ResultSet rs) throws SQLException {
+    static StagedJob stagedJob(ResultSet rs) throws SQLException {
         long id = rs.getLong(1);
         JobParameters parameters;
         try {
