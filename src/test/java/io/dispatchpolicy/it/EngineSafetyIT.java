@@ -7,7 +7,7 @@ import io.dispatchpolicy.application.PartitionControl;
 import io.dispatchpolicy.application.PolicyControl;
 import io.dispatchpolicy.application.RecoveryService;
 import io.dispatchpolicy.application.Sweeper;
-import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
+import io.dispatchpolicy.infrastructure.persistence.AdmissionTake;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;
@@ -33,7 +33,7 @@ class EngineSafetyIT extends EngineTest {
     Sweeper sweeper;
 
     @Inject
-    StagingRepository staging;
+    AdmissionTake taking;
 
     @Inject
     RecoveryService recovery;
@@ -157,7 +157,7 @@ class EngineSafetyIT extends EngineTest {
         stage("it-flow", "plan", 40);
         long partition = partitionId("it-flow", "plan");
         // seen in a long test run: a plan that re-ran the pick per row took every job of the partition
-        int taken = db.withRescanningPlansRolledBack(() -> staging.take(partition, 2).size());
+        int taken = db.withRescanningPlansRolledBack(() -> taking.take(partition, 2).size());
         assertThat(taken).isEqualTo(2);
     }
 

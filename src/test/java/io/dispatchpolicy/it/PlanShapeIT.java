@@ -3,7 +3,6 @@ package io.dispatchpolicy.it;
 import io.dispatchpolicy.application.jobs.JobQuery;
 import io.dispatchpolicy.application.jobs.JobsRepository;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
-import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -119,14 +118,14 @@ class PlanShapeIT extends SystemTest {
 
     @Test
     void admissionTakesItsBatchOffTheTopOfTheAdmitIndex() {
-        List<JsonObject> scans = scans(db.explainAndRollBack(StagingRepository.TAKE_SQL, new Long[] {deep}, new Integer[] {100}));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.AdmissionTake.TAKE_SQL, new Long[] {deep}, new Integer[] {100}));
         JsonObject take = only(scans, "staged_jobs_admit_idx");
         assertThat(read(take)).isLessThanOrEqualTo(100);
         // a group of partitions admitted together (ADR 0016): each read to its own limit, the scheduled
         // partition's 20,000 rows not at all
         long later = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p2'", POLICY);
         long empty = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p3'", POLICY);
-        JsonObject group = only(scans(db.explainAndRollBack(StagingRepository.TAKE_SQL, new Long[] {deep, later, empty},
+        JsonObject group = only(scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.AdmissionTake.TAKE_SQL, new Long[] {deep, later, empty},
                 new Integer[] {3, 3, 3})), "staged_jobs_admit_idx");
         assertThat(read(group)).as("rows the take of three partitions, three each, read").isLessThanOrEqualTo(3);
     }

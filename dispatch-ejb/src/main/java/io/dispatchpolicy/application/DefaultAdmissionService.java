@@ -25,6 +25,7 @@ import io.dispatchpolicy.infrastructure.persistence.InflightRepository;
 import io.dispatchpolicy.infrastructure.persistence.JobInstances;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
+import io.dispatchpolicy.infrastructure.persistence.AdmissionTake;
 import io.dispatchpolicy.infrastructure.persistence.DueJobs;
 import io.dispatchpolicy.infrastructure.persistence.StagingRepository;
 import io.dispatchpolicy.infrastructure.persistence.UnreadableStagedJob;
@@ -109,6 +110,9 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Inject
     DueJobs dueJobs;
+
+    @Inject
+    AdmissionTake taking;
 
     @Inject
     Event<JobsAdmitting> admitting;
@@ -334,7 +338,7 @@ public class DefaultAdmissionService implements AdmissionService {
     /** The partitions' next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
     private Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
         try {
-            return staging.take(limits);
+            return taking.take(limits);
         } catch (UnreadableStagedJob e) {
             throw new JobAdmissionException(e.submissionId(), e);
         }
@@ -404,7 +408,7 @@ public class DefaultAdmissionService implements AdmissionService {
 
     @Override
     public boolean failedAttempt(long submissionId, String error) {
-        return staging.failedAttempt(submissionId, error, settings.admissionMaxAttempts());
+        return taking.failedAttempt(submissionId, error, settings.admissionMaxAttempts());
     }
 
     @Override

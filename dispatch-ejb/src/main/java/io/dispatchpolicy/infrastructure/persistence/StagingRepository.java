@@ -21,8 +21,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Puts submissions into staging and takes them out for admission; parks jobs that keep failing to
- * admit.
+ * Puts submissions into staging (and restarts back into it), and takes single rows out for operators
+ * and schedules (remove, drain). Taking jobs out for admission is {@link AdmissionTake}'s; moving them in
+ * time (promotion, aging, bypassing restarts) is {@link DueJobs}'.
  *
  * <p>Staging is one statement per 10,000 jobs, whatever their number: a partition UPSERT and an
  * INSERT in one CTE, both fed by arrays through {@code unnest}, so a 10,000-job call neither loops nor
@@ -117,50 +118,10 @@ public class StagingRepository {
              WHERE id = ?
             """;
 
-    // The next jobs of one partition: highest priority first, then oldest, off the top of
-    // staged_jobs_admit_idx (partition_id, priority DESC, id), so O(batch). SKIP LOCKED: a row another transaction is taking is not waited for.
-    // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
-    // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
-    // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
-    // The next jobs of one or several partitions (a group admitted together, ADR 0016), each up to its
-    // own limit, off the top of the admit index: one round trip whatever the group's size.
-    private static final String TAKE = """
-            WITH wanted AS (
-                SELECT * FROM unnest(?::bigint[], ?::int[]) AS w(partition_id, lim)),
-            picked AS MATERIALIZED (
-                SELECT t.id FROM wanted w CROSS JOIN LATERAL (
-                    SELECT id FROM dispatch.staged_jobs
-                     WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
-                     ORDER BY priority DESC, id
-                     LIMIT w.lim
-                       FOR UPDATE SKIP LOCKED) t)
-            DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
-            RETURNING s.id, s.job_name, s.job_parameters::text, s.submitted_by, s.staged_at, s.restart_of, s.priority, s.due_at,
-                      s.attempt, s.schedule_id, s.partition_id
-            """;
-
     private static final String FIND = """
             SELECT id, job_name, job_parameters::text, submitted_by, staged_at, restart_of, priority, due_at, attempt, schedule_id
               FROM dispatch.staged_jobs WHERE id = ?
             """;
-
-    // One more failed admission; at the limit the job is parked: out of the partition's pending count
-    // (so the rest of the partition flows and the claim stops returning to it) but kept, with its error.
-    private static final String FAILED_ATTEMPT = """
-            WITH job AS (
-                UPDATE dispatch.staged_jobs
-                   SET admit_attempts = admit_attempts + 1,
-                       last_error = left(?, 2000),
-                       parked_at = CASE WHEN admit_attempts + 1 >= ? THEN clock_timestamp() END
-                 WHERE id = ? AND parked_at IS NULL
-                RETURNING partition_id, parked_at IS NOT NULL AS parked)
-            UPDATE dispatch.partitions p
-               SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1,
-                   top_priority = TOP_PRIORITY
-              FROM job
-             WHERE p.id = job.partition_id AND job.parked
-            RETURNING p.id
-            """.replace("TOP_PRIORITY", topPriorityOf("p.id"));
 
     // One staged job out (a schedule's occurrence superseded or skipped), out of the count it was in.
     private static final String REMOVE = """
@@ -192,9 +153,6 @@ public class StagingRepository {
                  WHERE id IN (SELECT id FROM locked))
             SELECT count(*) FROM gone
             """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER);
-
-    /** TAKE as it runs, for tests that assert its plan. */
-    public static final String TAKE_SQL = TAKE;
 
     @Inject
     Jdbc jdbc;
@@ -405,29 +363,6 @@ public class StagingRepository {
                 .stream().findFirst();
     }
 
-    /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
-    public List<StagedJob> take(long partitionId, int limit) {
-        return take(Map.of(partitionId, limit)).getOrDefault(partitionId, List.of());
-    }
-
-    /**
-     * Takes the next jobs of partitions this transaction has locked, each up to its limit.
-     *
-     * @return per partition that had any, its jobs in admission order (priority, then age)
-     */
-    public Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
-        List<Long> ids = new ArrayList<>(limits.keySet());
-        Map<Long, List<StagedJob>> taken = new HashMap<>();
-        jdbc.query(TAKE, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, ids));
-            st.setArray(2, Jdbc.ints(c, ids.stream().map(limits::get).toList()));
-        }, rs -> Map.entry(rs.getLong(11), stagedJob(rs)))
-                .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
-        taken.values().forEach(jobs -> jobs.sort(
-                java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
-        return taken;
-    }
-
     /**
      * Deletes one staged job and takes it out of its partition's counts (scheduled, waiting or parked);
      * the caller holds the partition's lock. @return whether it was still staged
@@ -440,15 +375,6 @@ public class StagingRepository {
         // a statement of its own: it must see the row gone
         jdbc.update(RESET_TOP_PRIORITY, (c, st) -> st.setLong(1, partition.get(0)));
         return true;
-    }
-
-    /** Counts a failed admission of a staged job; @return true when that parked it. */
-    public boolean failedAttempt(long submissionId, String error, int maxAttempts) {
-        return !jdbc.query(FAILED_ATTEMPT, (c, st) -> {
-            st.setString(1, error);
-            st.setInt(2, maxAttempts);
-            st.setLong(3, submissionId);
-        }, rs -> rs.getLong(1)).isEmpty();
     }
 
     /** Code point order: what PostgreSQL's "C" collation compares, so the UPSERT locks in the lock order. */
