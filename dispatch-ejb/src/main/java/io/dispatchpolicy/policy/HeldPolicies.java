@@ -30,14 +30,14 @@ public class HeldPolicies {
     private final Map<String, InvalidSettingException> held = new ConcurrentHashMap<>();
 
     /** Per policy with lanes, the lanes its settings last gave: where its jobs may wait while it is held. */
-    private final Map<String, List<String>> lastLanes = new ConcurrentHashMap<>();
+    private final Map<String, List<io.dispatchpolicy.spi.Lane>> lastLanes = new ConcurrentHashMap<>();
 
     /** The policy with its current settings; empty while a setting is invalid (the policy is held). */
     public Optional<EffectivePolicy> effective(String policyName) {
         try {
             EffectivePolicy policy = registry.effective(policyName);
             if (policy.hasLanes()) {
-                lastLanes.put(policyName, policy.lanes().stream().map(io.dispatchpolicy.spi.Lane::name).toList());
+                lastLanes.put(policyName, policy.lanes()); // the list as parsed: no copy on the tick's path
             }
             if (held.remove(policyName) != null) {
                 LOG.info(() -> "Policy '" + policyName + "' has valid settings again and is no longer held");
@@ -68,7 +68,7 @@ public class HeldPolicies {
     public Set<String> lanesWhileHeld(String policyName) {
         Set<String> lanes = new LinkedHashSet<>();
         registry.named(policyName).ifPresent(p -> p.lanes().forEach(l -> lanes.add(l.name())));
-        lanes.addAll(lastLanes.getOrDefault(policyName, List.of()));
+        lastLanes.getOrDefault(policyName, List.of()).forEach(l -> lanes.add(l.name()));
         return lanes;
     }
 

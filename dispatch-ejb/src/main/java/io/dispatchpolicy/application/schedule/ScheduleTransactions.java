@@ -64,7 +64,7 @@ public class ScheduleTransactions {
      * its live future is superseded first and the version raised.
      */
     public void change(long id, ScheduleDefinition d, String declaredHash, String user) {
-        Held h = hold(id, true, false).orRefuse();
+        Held h = hold(id, true, NOTHING).orRefuse();
         boolean newVersion = h.schedule().definition().differsInOccurrence(d);
         if (newVersion || h.schedule().enabled() && !d.enabled()) {
             endFuture(h, SUPERSEDED, newVersion ? "edited" : "disabled");
@@ -74,7 +74,7 @@ public class ScheduleTransactions {
 
     /** @return whether the flag changed */
     public boolean setEnabled(long id, boolean enabled, String user) {
-        Held h = hold(id, true, false).orRefuse();
+        Held h = hold(id, true, NOTHING).orRefuse();
         if (!enabled) {
             endFuture(h, SUPERSEDED, "disabled");
         }
@@ -83,13 +83,13 @@ public class ScheduleTransactions {
 
     /** Deletes the schedule and its live future; its past occurrences stay, for history. */
     public void delete(long id) {
-        endFuture(hold(id, true, false).orRefuse(), SUPERSEDED, "deleted");
+        endFuture(hold(id, true, NOTHING).orRefuse(), SUPERSEDED, "deleted");
         schedules.delete(id);
     }
 
     /** Skips the live future and stages the next grid point after it. @return the skipped run time */
     public Optional<Instant> skipNext(long id, String user) {
-        Held h = hold(id, true, true).orRefuse();
+        Held h = hold(id, true, ALWAYS).orRefuse();
         endFuture(h, SKIPPED, "operator: " + user);
         if (h.live().isEmpty() || !h.schedule().enabled()) {
             return Optional.empty();
@@ -101,7 +101,7 @@ public class ScheduleTransactions {
 
     /** An extra occurrence due now, outside the grid (it never chains). @return its submission id */
     public long runNow(long id) {
-        Held h = hold(id, false, true).orRefuse();
+        Held h = hold(id, false, ALWAYS).orRefuse();
         long submission = staging.stage(h.schedule(), OccurrenceStaging.EXTRA, schedules.now(), 0, h.placement())
                 .orElseThrow(() -> new IllegalStateException("an extra occurrence is never refused"));
         signal.workArrivesOnCommit();
@@ -116,15 +116,13 @@ public class ScheduleTransactions {
      *         action's own {@code ensure} stages its future)
      */
     public boolean ensure(long id) {
-        Optional<StoredSchedule> seen = schedules.byId(id);
-        if (seen.isEmpty()) {
+        if (schedules.byId(id).isEmpty()) {
             return false;
         }
         // a placement is worked out (and its partition locked) only when there may be a future to stage:
         // a disabled schedule, or one whose future waits staged, is left alone even if its job would be
         // refused now (a drained future, its staged row gone, is about to be ended below)
-        boolean waiting = occurrences.live(id).map(l -> l.partitionId() != null).orElse(false);
-        Held h = hold(id, false, seen.get().enabled() && !waiting);
+        Held h = hold(id, false, (s, live) -> s.enabled() && live.map(l -> l.partitionId() == null).orElse(true));
         occurrences.endDrained(id);
         if (h.changed() || !h.schedule().enabled() || h.placement() == null || occurrences.live(id).isPresent()) {
             return false;
@@ -166,15 +164,18 @@ public class ScheduleTransactions {
 
     /**
      * ADR 0012's lock order, written once for every action on a schedule: first the partitions it
-     * touches — the one its live future waits in, and the one it stages into when {@code staging} — in
+     * touches — the one its live future waits in, and the one it stages into when {@code stages} says it
+     * does, judged on what it reads before locking — in
      * the partitions' lock order, then the schedule's row ({@code exclusive}: FOR UPDATE, to change it;
      * else FOR KEY SHARE, to stage under it). Admission holds a partition, then takes FOR KEY SHARE on the
      * schedule when it chains; an editor that held the schedule first and then waited for that partition
      * closed a cycle with it (issue 31: {@code deadlock detected} on an edit racing an admission).
      */
-    private Held hold(long id, boolean exclusive, boolean staging) {
+    private Held hold(long id, boolean exclusive, Stages stages) {
         StoredSchedule seen = schedules.byId(id).orElseThrow(() -> unknown(id));
-        Long before = occurrences.live(id).map(OccurrenceRepository.Live::partitionId).orElse(null);
+        Optional<OccurrenceRepository.Live> seenLive = occurrences.live(id);
+        Long before = seenLive.map(OccurrenceRepository.Live::partitionId).orElse(null);
+        boolean staging = stages.given(seen, seenLive);
         OccurrenceRepository.Placement p = staging ? placement(seen) : null;
         List<Long> locked = p == null ? partitions.lockForSchedule(before, null, null, null)
                 : partitions.lockForSchedule(before, p.policyName(), p.partitionKey(), p.lane());
@@ -185,6 +186,15 @@ public class ScheduleTransactions {
         boolean placedElsewhere = staging && s.version() != seen.version() && !samePartition(p, placement(s));
         return new Held(s, live, p, moved || placedElsewhere);
     }
+
+    /** Whether an action stages an occurrence, given the schedule and its live future as read before locking. */
+    @FunctionalInterface
+    private interface Stages {
+        boolean given(StoredSchedule schedule, Optional<OccurrenceRepository.Live> live);
+    }
+
+    private static final Stages NOTHING = (s, live) -> false;
+    private static final Stages ALWAYS = (s, live) -> true;
 
     private static boolean samePartition(OccurrenceRepository.Placement a, OccurrenceRepository.Placement b) {
         return a.policyName().equals(b.policyName()) && a.partitionKey().equals(b.partitionKey()) && a.lane().equals(b.lane());
