@@ -37,16 +37,63 @@ class ArchitectureTest {
                 .check(classes);
     }
 
-    /** The model is plain Java: no database, no container, no other layer of the engine. */
+    /** The model is plain Java: no database, no container, no role of the engine. */
     @Test
     void theDomainIsPure() {
         noClasses().that().resideInAPackage("io.dispatchpolicy.domain..")
                 .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "jakarta.persistence..",
                         "jakarta.ejb..", "jakarta.inject..", "jakarta.enterprise.context..", "jakarta.enterprise.inject..",
-                        "jakarta.transaction..", "io.dispatchpolicy.application..", "io.dispatchpolicy.infrastructure..",
-                        "io.dispatchpolicy.interfaces..", "io.dispatchpolicy.config..")
+                        "jakarta.transaction..", "io.dispatchpolicy.infrastructure..", "io.dispatchpolicy.config..")
+                .orShould().dependOnClassesThat().resideInAnyPackage(ROLES)
                 .because("domain logic is unit-tested without a database or a container")
                 .check(classes);
+    }
+
+    /**
+     * The roles, each a folder that owns its service, its SQL and its records, from the entry points down
+     * (ADR 0018). A role uses the roles below it, never one above: staging knows nothing of admission,
+     * admission nothing of the tick that calls it. Below every role: the policy index, the node's identity,
+     * the partition rows and their lock order, the metrics, and the plain infrastructure (JDBC, JSON, JBeret).
+     */
+    private static final String[][] LAYERS = {
+            {"io.dispatchpolicy.operator..", "io.dispatchpolicy.lifecycle..", "io.dispatchpolicy.console.."},
+            {"io.dispatchpolicy.tick..", "io.dispatchpolicy.upkeep.."},
+            {"io.dispatchpolicy.completion.."},
+            {"io.dispatchpolicy.admission.."},
+            {"io.dispatchpolicy.schedule.."},
+            {"io.dispatchpolicy.staging.."},
+            {"io.dispatchpolicy.policy..", "io.dispatchpolicy.node..", "io.dispatchpolicy.partition..", "io.dispatchpolicy.observe.."},
+    };
+
+    private static final String[] ROLES = java.util.Arrays.stream(LAYERS).limit(LAYERS.length - 1)
+            .flatMap(java.util.Arrays::stream).toArray(String[]::new);
+
+    @Test
+    void eachRoleUsesOnlyTheRolesBelowIt() {
+        for (int layer = 1; layer < LAYERS.length; layer++) {
+            String[] above = java.util.Arrays.stream(LAYERS).limit(layer).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+            noClasses().that().resideInAnyPackage(LAYERS[layer])
+                    .should().dependOnClassesThat().resideInAnyPackage(above)
+                    .because("a role that calls one above it is a loop in the engine's shape").check(classes);
+        }
+    }
+
+    /** The shared infrastructure serves every role and knows none. */
+    @Test
+    void infrastructureKnowsNoRole() {
+        noClasses().that().resideInAPackage("io.dispatchpolicy.infrastructure..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROLES)
+                .orShould().dependOnClassesThat().resideInAnyPackage("io.dispatchpolicy.policy..", "io.dispatchpolicy.partition..",
+                        "io.dispatchpolicy.observe..")
+                .because("JDBC, JSON and the JBeret adapter are plumbing: a role type there ties them to one caller").check(classes);
+    }
+
+    /** The engine's roles never see the console: its read side and its controls are built on them, not in them. */
+    @Test
+    void noEngineRoleReturnsAConsoleType() {
+        noClasses().that().resideOutsideOfPackages("io.dispatchpolicy.console..", "io.dispatchpolicy.operator..", "io.dispatchpolicy.lifecycle..")
+                .should().dependOnClassesThat().resideInAPackage("io.dispatchpolicy.console..")
+                .because("a repository returning a console type ties the engine's storage to one page").check(classes);
     }
 
     /**
@@ -82,29 +129,12 @@ class ArchitectureTest {
                 .isEqualTo(new java.util.TreeSet<>(STILL_IN_CYCLES));
     }
 
-    /** Policies are read by every role, so they depend on none: only the spi, the domain, the configuration and JBeret. */
+    /** Upkeep's loop times the maintenance tasks and is plain Java; what the tasks do lives with their roles. */
     @Test
-    void policiesDependOnNoRole() {
-        noClasses().that().resideInAPackage("io.dispatchpolicy.policy..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.dispatchpolicy.application..", "io.dispatchpolicy.interfaces..",
-                        "io.dispatchpolicy.upkeep..", "io.dispatchpolicy.infrastructure.persistence..", "io.dispatchpolicy.infrastructure.metrics..")
-                .because("a role below the policies would be read by the policies it reads").check(classes);
-    }
-
-    /** Upkeep times the maintenance tasks; what they do lives with their roles. */
-    @Test
-    void upkeepIsOnlyTheLoop() {
-        noClasses().that().resideInAPackage("io.dispatchpolicy.upkeep..")
+    void theMaintenanceLoopIsPlainJava() {
+        noClasses().that().haveFullyQualifiedName("io.dispatchpolicy.upkeep.Maintainer")
+                .or().haveFullyQualifiedName("io.dispatchpolicy.upkeep.MaintenanceTask")
                 .should().dependOnClassesThat().resideOutsideOfPackages("io.dispatchpolicy.upkeep..", "java..")
                 .because("the maintainer is tested with a settable clock and no server").check(classes);
-    }
-
-    /** Repositories speak domain types or their own records: none returns a type of the services above it. */
-    @Test
-    void persistenceKnowsNothingOfTheServicesAboveIt() {
-        noClasses().that().resideInAPackage("io.dispatchpolicy.infrastructure.persistence..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.dispatchpolicy.application..",
-                        "io.dispatchpolicy.interfaces..")
-                .because("a repository returning a console or service type ties the storage to one caller").check(classes);
     }
 }

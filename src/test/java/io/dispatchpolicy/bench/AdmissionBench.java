@@ -3,14 +3,13 @@ package io.dispatchpolicy.bench;
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmitOption;
-import io.dispatchpolicy.application.PolicyControl;
-import io.dispatchpolicy.application.Sweeper;
-import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.console.PolicyControl;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
-import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
-import io.dispatchpolicy.interfaces.schedule.TickLoop;
 import io.dispatchpolicy.it.Deployments;
 import io.dispatchpolicy.it.Params;
+import io.dispatchpolicy.lifecycle.TickLoop;
+import io.dispatchpolicy.tick.TickRunner;
+import io.dispatchpolicy.upkeep.Sweeper;
 import jakarta.annotation.Resource;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
@@ -536,7 +535,7 @@ class AdmissionBench {
         StringBuilder plan = new StringBuilder();
         tx.begin();
         try (Connection c = jdbc.dataSource().getConnection();
-             PreparedStatement s = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + PartitionRepository.CLAIM_SQL)) {
+             PreparedStatement s = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + io.dispatchpolicy.tick.Claims.CLAIM_SQL)) {
             s.setInt(1, 50);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.IterationReport;
+import io.dispatchpolicy.tick.IterationReport;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.tick.TickRunner;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;

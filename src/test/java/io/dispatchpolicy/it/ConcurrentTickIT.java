@@ -1,7 +1,7 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.tick.TickRunner;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
@@ -35,10 +35,10 @@ class ConcurrentTickIT extends SystemTest {
     TickRunner ticks;
 
     @Inject
-    io.dispatchpolicy.application.ThisNode node;
+    io.dispatchpolicy.node.ThisNode node;
 
     @Inject
-    io.dispatchpolicy.interfaces.schedule.TickLoop loop;
+    io.dispatchpolicy.lifecycle.TickLoop loop;
 
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;

@@ -1,13 +1,13 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.policy.EffectivePolicy;
-import io.dispatchpolicy.policy.PolicyRegistry;
-import io.dispatchpolicy.application.Sweeper;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.DeclaredGate;
+import io.dispatchpolicy.upkeep.Sweeper;
 import jakarta.inject.Inject;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.SubmitOption;
-import io.dispatchpolicy.application.monitoring.DemotionView;
-import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.DemotionView;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;

@@ -1,13 +1,13 @@
 package io.dispatchpolicy.it;
 
+import io.dispatchpolicy.admission.AdmissionTake;
+import io.dispatchpolicy.admission.ForcedAdmission;
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
-import io.dispatchpolicy.application.ForcedAdmission;
-import io.dispatchpolicy.application.PartitionControl;
-import io.dispatchpolicy.application.PolicyControl;
-import io.dispatchpolicy.application.RecoveryService;
-import io.dispatchpolicy.application.Sweeper;
-import io.dispatchpolicy.infrastructure.persistence.AdmissionTake;
+import io.dispatchpolicy.console.PartitionControl;
+import io.dispatchpolicy.console.PolicyControl;
+import io.dispatchpolicy.upkeep.RecoveryService;
+import io.dispatchpolicy.upkeep.Sweeper;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;

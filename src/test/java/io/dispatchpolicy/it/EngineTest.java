@@ -1,8 +1,8 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.TickRunner;
-import io.dispatchpolicy.interfaces.schedule.TickLoop;
+import io.dispatchpolicy.lifecycle.TickLoop;
+import io.dispatchpolicy.tick.TickRunner;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -119,7 +119,7 @@ abstract class EngineTest extends SystemTest {
     }
 
     /** Deletes the schedules a test created, and the occurrences they left staged. */
-    void deleteSchedules(io.dispatchpolicy.application.schedule.ScheduleControl control, List<String> names) {
+    void deleteSchedules(io.dispatchpolicy.console.schedule.ScheduleControl control, List<String> names) {
         for (String name : names) {
             if (control.schedule(name).isPresent()) {
                 control.delete(name, "test");

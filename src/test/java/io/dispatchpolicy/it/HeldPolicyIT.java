@@ -1,8 +1,8 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.monitoring.HeldPolicy;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.PolicySummary;
+import io.dispatchpolicy.console.monitoring.HeldPolicy;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PolicySummary;
 import io.dispatchpolicy.domain.model.Denial;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.jobs.JobControl;
-import io.dispatchpolicy.application.jobs.JobLife;
-import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.application.jobs.JobRequestRefused;
-import io.dispatchpolicy.application.jobs.JobRow;
+import io.dispatchpolicy.console.jobs.JobControl;
+import io.dispatchpolicy.console.jobs.JobLife;
+import io.dispatchpolicy.console.jobs.JobQuery;
+import io.dispatchpolicy.console.jobs.JobRequestRefused;
+import io.dispatchpolicy.console.jobs.JobRow;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 

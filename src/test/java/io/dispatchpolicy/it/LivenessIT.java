@@ -1,9 +1,9 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.RecoveryService;
-import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
-import io.dispatchpolicy.infrastructure.persistence.NodeLiveness;
+import io.dispatchpolicy.node.NodeLiveness;
+import io.dispatchpolicy.node.ThisNode;
+import io.dispatchpolicy.upkeep.RecoveryService;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 

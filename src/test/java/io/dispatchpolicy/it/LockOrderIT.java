@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.PolicyControl;
+import io.dispatchpolicy.console.PolicyControl;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;

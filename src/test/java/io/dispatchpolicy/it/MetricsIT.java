@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.MetricsSampler;
+import io.dispatchpolicy.observe.MetricsSampler;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 

@@ -1,19 +1,19 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.AdmissionService;
-import io.dispatchpolicy.application.HistoryRecorder;
-import io.dispatchpolicy.application.PartitionControl;
-import io.dispatchpolicy.application.monitoring.DenialRow;
-import io.dispatchpolicy.application.monitoring.HistoryPoint;
+import io.dispatchpolicy.console.PartitionControl;
+import io.dispatchpolicy.console.PolicyControl;
+import io.dispatchpolicy.console.monitoring.DenialRow;
+import io.dispatchpolicy.console.monitoring.HistoryPoint;
+import io.dispatchpolicy.console.monitoring.KeyCount;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PartitionDetail;
+import io.dispatchpolicy.console.monitoring.PartitionQuery;
+import io.dispatchpolicy.console.monitoring.PolicySummary;
+import io.dispatchpolicy.console.monitoring.Summary;
+import io.dispatchpolicy.console.monitoring.TopPartition;
 import io.dispatchpolicy.domain.model.Denial;
-import io.dispatchpolicy.application.PolicyControl;
-import io.dispatchpolicy.application.monitoring.KeyCount;
-import io.dispatchpolicy.application.monitoring.TopPartition;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.PartitionDetail;
-import io.dispatchpolicy.application.monitoring.PartitionQuery;
-import io.dispatchpolicy.application.monitoring.PolicySummary;
-import io.dispatchpolicy.application.monitoring.Summary;
+import io.dispatchpolicy.observe.HistoryRecorder;
+import io.dispatchpolicy.tick.TickTransactions;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
 class MonitoringIT extends EngineTest {
 
     @Inject
-    AdmissionService admission;
+    TickTransactions tick;
 
     @Inject
     HistoryRecorder history;
@@ -79,7 +79,7 @@ class MonitoringIT extends EngineTest {
         long waitingBefore = waitingOnThrottle();
         long busy = partitionId("it-throttle", "busy");
         // the iteration's denial statement, as the tick writes it
-        admission.deny(List.of(new Denial(busy, "it-throttle", "throttle_empty", Duration.ofMinutes(1), 0)));
+        tick.deny(List.of(new Denial(busy, "it-throttle", "throttle_empty", Duration.ofMinutes(1), 0)));
 
         PolicySummary p = policy("it-throttle");
         assertThat(p.pending()).isGreaterThanOrEqualTo(32);
@@ -96,9 +96,9 @@ class MonitoringIT extends EngineTest {
     void theDenialsKeepHistoryOneEpisodePerReason() {
         stage("it-throttle", "episodes", 1);
         long id = partitionId("it-throttle", "episodes");
-        admission.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
-        admission.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
-        admission.deny(List.of(new Denial(id, "it-throttle", "concurrency_full", Duration.ofMinutes(1), 0)));
+        tick.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
+        tick.deny(List.of(new Denial(id, "it-throttle", "throttle_empty", Duration.ofSeconds(1), 0)));
+        tick.deny(List.of(new Denial(id, "it-throttle", "concurrency_full", Duration.ofMinutes(1), 0)));
 
         List<DenialRow> episodes = monitoring.denials(3600, "it-throttle", null, "episodes");
         assertThat(episodes).extracting(DenialRow::reason, DenialRow::denials)

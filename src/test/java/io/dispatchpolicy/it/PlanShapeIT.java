@@ -1,8 +1,7 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.application.jobs.JobsRepository;
-import io.dispatchpolicy.infrastructure.persistence.PartitionRepository;
+import io.dispatchpolicy.console.jobs.JobQuery;
+import io.dispatchpolicy.console.jobs.JobsRepository;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -63,7 +62,7 @@ class PlanShapeIT extends SystemTest {
 
     @Test
     void theClaimReadsItsBatchOffTheClaimIndex() {
-        List<JsonObject> scans = scans(db.explainAndRollBack(PartitionRepository.CLAIM_SQL, 50));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_SQL, 50));
         // (the UPDATE's join back to the 50 claimed rows may hash a table this small; at scale it uses
         // the primary key — docs/benchmarks.md — and either way it is not the claim's read)
         JsonObject claim = only(scans, "partitions_claim_idx");
@@ -77,11 +76,11 @@ class PlanShapeIT extends SystemTest {
                 + "SELECT ?, 'p' || g, 'bulk', '{}'::jsonb, 10, CASE WHEN g % 50 = 0 THEN 5 ELSE 0 END "
                 + "FROM generate_series(1, 2000) g", POLICY);
         db.update("ANALYZE dispatch.partitions");
-        List<JsonObject> scans = scans(db.explainAndRollBack(PartitionRepository.CLAIM_LANE_SQL, POLICY, "bulk", 50));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_LANE_SQL, POLICY, "bulk", 50));
         JsonObject claim = only(scans, "partitions_lane_claim_idx");
         assertThat(read(claim)).as("rows the lane's claim read for a batch of 50 among 2,000").isLessThanOrEqualTo(200);
         // and the claim outside lanes reads none of them
-        JsonObject outside = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_SQL, 50)), "partitions_claim_idx");
+        JsonObject outside = only(scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_SQL, 50)), "partitions_claim_idx");
         assertThat(read(outside)).isLessThanOrEqualTo(200);
     }
 
@@ -91,16 +90,16 @@ class PlanShapeIT extends SystemTest {
         db.update("UPDATE dispatch.partitions SET shard = CASE WHEN partition_key IN ('p3', 'p4', 'p5', 'p6', 'p7', 'p8', "
                 + "'p9', 'p10', 'p11', 'p12') THEN 'small' ELSE 'big' END WHERE policy_name = ?", POLICY);
         db.update("ANALYZE dispatch.partitions");
-        JsonObject small = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_SHARD_SQL, "small", 50)),
+        JsonObject small = only(scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_SHARD_SQL, "small", 50)),
                 "partitions_shard_claim_idx");
         assertThat(read(small)).as("rows the claim of a shard of 10 read").isLessThanOrEqualTo(10);
         // a shard holding nearly every partition may be read off either claim index: a batch either way
-        List<JsonObject> big = scans(db.explainAndRollBack(PartitionRepository.CLAIM_SHARD_SQL, "big", 50)).stream()
+        List<JsonObject> big = scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_SHARD_SQL, "big", 50)).stream()
                 .filter(scan -> scan.getString("Index Name", "").endsWith("claim_idx")).toList();
         assertThat(big).hasSize(1);
         assertThat(read(big.get(0))).as("rows the claim of a shard of 1,990 read for a batch of 50").isLessThanOrEqualTo(200);
         // and the plan the server may cache for the prepared statement, not knowing which shard, is the shard index's
-        assertThat(scans(db.explainGeneric(PartitionRepository.CLAIM_SHARD_SQL, "'small', 50")))
+        assertThat(scans(db.explainGeneric(io.dispatchpolicy.tick.Claims.CLAIM_SHARD_SQL, "'small', 50")))
                 .filteredOn(scan -> scan.getString("Index Name", "").endsWith("claim_idx"))
                 .extracting(scan -> scan.getString("Index Name")).containsExactly("partitions_shard_claim_idx");
         // a lane's rows of one shard, among as many of another
@@ -108,24 +107,24 @@ class PlanShapeIT extends SystemTest {
                 + "SELECT ?, 'p' || g, 'bulk', '{}'::jsonb, 10, CASE WHEN g <= 5 THEN 'small' ELSE 'big' END "
                 + "FROM generate_series(1, 2000) g", POLICY);
         db.update("ANALYZE dispatch.partitions");
-        JsonObject lane = only(scans(db.explainAndRollBack(PartitionRepository.CLAIM_LANE_SHARD_SQL, POLICY, "bulk", "small", 50)),
+        JsonObject lane = only(scans(db.explainAndRollBack(io.dispatchpolicy.tick.Claims.CLAIM_LANE_SHARD_SQL, POLICY, "bulk", "small", 50)),
                 "partitions_shard_lane_claim_idx");
         assertThat(read(lane)).as("rows the claim of a lane's shard of 5 read").isLessThanOrEqualTo(5);
-        assertThat(scans(db.explainGeneric(PartitionRepository.CLAIM_LANE_SHARD_SQL, "'it-plan', 'bulk', 'small', 50")))
+        assertThat(scans(db.explainGeneric(io.dispatchpolicy.tick.Claims.CLAIM_LANE_SHARD_SQL, "'it-plan', 'bulk', 'small', 50")))
                 .filteredOn(scan -> scan.getString("Index Name", "").endsWith("claim_idx"))
                 .extracting(scan -> scan.getString("Index Name")).containsExactly("partitions_shard_lane_claim_idx");
     }
 
     @Test
     void admissionTakesItsBatchOffTheTopOfTheAdmitIndex() {
-        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.AdmissionTake.TAKE_SQL, new Long[] {deep}, new Integer[] {100}));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, new Long[] {deep}, new Integer[] {100}));
         JsonObject take = only(scans, "staged_jobs_admit_idx");
         assertThat(read(take)).isLessThanOrEqualTo(100);
         // a group of partitions admitted together (ADR 0016): each read to its own limit, the scheduled
         // partition's 20,000 rows not at all
         long later = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p2'", POLICY);
         long empty = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p3'", POLICY);
-        JsonObject group = only(scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.AdmissionTake.TAKE_SQL, new Long[] {deep, later, empty},
+        JsonObject group = only(scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, new Long[] {deep, later, empty},
                 new Integer[] {3, 3, 3})), "staged_jobs_admit_idx");
         assertThat(read(group)).as("rows the take of three partitions, three each, read").isLessThanOrEqualTo(3);
     }
@@ -133,7 +132,7 @@ class PlanShapeIT extends SystemTest {
     @Test
     void promotionAndAgingReadOnlyWhatIsDue() {
         // nothing is due: both must read nothing, however many rows wait for a later time
-        for (String sql : List.of(io.dispatchpolicy.infrastructure.persistence.DueJobs.PROMOTE_SQL, io.dispatchpolicy.infrastructure.persistence.DueJobs.AGE_SQL)) {
+        for (String sql : List.of(io.dispatchpolicy.tick.DueJobs.PROMOTE_SQL, io.dispatchpolicy.tick.DueJobs.AGE_SQL)) {
             List<JsonObject> scans = scans(db.explainAndRollBack(sql, 10_000));
             assertThat(scans).as(sql).noneMatch(s -> s.getString("Node Type").equals("Seq Scan")
                     && s.getString("Relation Name", "").equals("staged_jobs"));
@@ -148,7 +147,7 @@ class PlanShapeIT extends SystemTest {
         db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, due_at) "
                 + "SELECT ?, 'it-plan', '{}'::jsonb, now() - interval '1 minute' FROM generate_series(1, 1000)", deep);
         db.update("ANALYZE dispatch.staged_jobs");
-        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.infrastructure.persistence.DueJobs.BYPASSED_SQL, null, null, 100));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.tick.DueJobs.BYPASSED_SQL, null, null, 100));
         JsonObject bypassed = only(scans, "staged_jobs_bypass_idx");
         assertThat(read(bypassed)).isZero();
     }

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.RecoveryService;
+import io.dispatchpolicy.upkeep.RecoveryService;
 import jakarta.annotation.Resource;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.BatchStatus;

@@ -1,13 +1,13 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.monitoring.DeadJobControl;
-import io.dispatchpolicy.application.Sweeper;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.RepositoryHealth;
+import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.RepositoryHealth;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
-import org.jberet.repository.JobRepository;
+import io.dispatchpolicy.upkeep.Sweeper;
 import jakarta.inject.Inject;
+import org.jberet.repository.JobRepository;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

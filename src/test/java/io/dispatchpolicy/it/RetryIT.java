@@ -2,9 +2,9 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmissionStatus;
-import io.dispatchpolicy.application.monitoring.DeadJobControl;
-import io.dispatchpolicy.application.monitoring.DeadJobQuery;
-import io.dispatchpolicy.application.monitoring.DeadJobView;
+import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.console.monitoring.DeadJobQuery;
+import io.dispatchpolicy.console.monitoring.DeadJobView;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.inject.Inject;

@@ -2,10 +2,9 @@ package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchSchedules;
 import io.dispatchpolicy.api.SubmissionStatus;
-import io.dispatchpolicy.application.schedule.ScheduleControl;
-import io.dispatchpolicy.application.schedule.ScheduleWatchdog;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
-import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.spi.ScheduleUnit;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +48,7 @@ class ScheduleIT extends EngineTest {
     DispatchSchedules api;
 
     @Inject
-    io.dispatchpolicy.application.PolicyControl policies;
+    io.dispatchpolicy.console.PolicyControl policies;
 
     private final List<String> created = new ArrayList<>();
 

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.schedule.ScheduleControl;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.spi.ScheduleUnit;
 import jakarta.annotation.Resource;

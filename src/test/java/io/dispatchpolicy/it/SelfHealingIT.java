@@ -1,12 +1,12 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.application.RecoveryService;
-import io.dispatchpolicy.application.ThisNode;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
-import jakarta.batch.runtime.BatchStatus;
+import io.dispatchpolicy.node.ThisNode;
+import io.dispatchpolicy.upkeep.RecoveryService;
 import jakarta.annotation.Resource;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import org.jberet.runtime.JobExecutionImpl;

@@ -1,10 +1,10 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
-import io.dispatchpolicy.application.ThisNode;
-import io.dispatchpolicy.application.monitoring.Hint;
-import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.Hint;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.domain.shard.ShardScope;
+import io.dispatchpolicy.node.ThisNode;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 

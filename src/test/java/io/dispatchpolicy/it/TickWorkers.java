@@ -1,6 +1,6 @@
 package io.dispatchpolicy.it;
 
-import io.dispatchpolicy.application.TickRunner;
+import io.dispatchpolicy.tick.TickRunner;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
+import io.dispatchpolicy.node.DatabaseOutage;
 import jakarta.annotation.Resource;
 import jakarta.batch.operations.JobRestartException;
 import jakarta.batch.operations.NoSuchJobExecutionException;

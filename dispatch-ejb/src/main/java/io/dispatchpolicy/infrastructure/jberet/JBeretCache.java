@@ -13,13 +13,13 @@ import java.util.Set;
  * Removes executions and instances from JBeret's in-memory repository, never from its tables. JBeret keeps
  * what it created or read in soft-referenced maps, which a collection clears only under memory pressure.
  */
-final class JBeretCache {
+public final class JBeretCache {
 
     private JBeretCache() {
     }
 
     /** Forgets these executions and instances; one pass over JBeret's execution cache, however many ids. */
-    static void forget(JobRepository repository, Set<Long> executionIds, Collection<Long> instanceIds) {
+    public static void forget(JobRepository repository, Set<Long> executionIds, Collection<Long> instanceIds) {
         if (!executionIds.isEmpty()) {
             repository.removeJobExecutions(new ByIds(executionIds));
         }

@@ -1,6 +1,6 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
-import io.dispatchpolicy.infrastructure.persistence.DatabaseOutage;
+import io.dispatchpolicy.node.DatabaseOutage;
 import org.jberet.runtime.JobExecutionImpl;
 import org.jberet.spi.JobTask;
 

@@ -7,9 +7,6 @@ import jakarta.ejb.ApplicationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.sql.DataSource;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,6 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 
 /**
  * The datasource and the few JDBC idioms the repositories share. Inside a JTA transaction every
@@ -101,6 +101,27 @@ public class Jdbc {
         return t == null ? null : t.toInstant();
     }
 
+    /** Epoch milliseconds of a nullable timestamp column; 0 for null. */
+    public static long millis(java.sql.Timestamp t) {
+        return t == null ? 0 : t.getTime();
+    }
+
+    /** Code point order: what PostgreSQL's "C" collation compares (statements that lock rows by text keys sort them so). */
+    public static int byCodePoint(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
     public static Array longs(Connection c, List<Long> values) throws SQLException {
         return c.createArrayOf("bigint", values.toArray(new Long[0]));
     }
@@ -122,7 +143,7 @@ public class Jdbc {
     public static class PersistenceFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        PersistenceFailure(String sql, SQLException cause) {
+        public PersistenceFailure(String sql, SQLException cause) {
             super("SQL failed (" + cause.getSQLState() + "): " + cause.getMessage() + " — in: "
                     + sql.strip().lines().findFirst().orElse(""), cause);
         }

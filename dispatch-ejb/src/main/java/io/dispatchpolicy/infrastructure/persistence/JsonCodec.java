@@ -21,7 +21,7 @@ public final class JsonCodec {
      * Looked up once: {@code Json.createXxx} looks the provider up on every call (a ServiceLoader scan
      * through the deployment's class loaders), which cost more than the rest of a bulk submission.
      */
-    static final JsonProvider JSON = JsonProvider.provider();
+    public static final JsonProvider JSON = JsonProvider.provider();
 
     private JsonCodec() {
     }
@@ -108,7 +108,7 @@ public final class JsonCodec {
         }
     }
 
-    static JsonObject parse(String json) {
+    public static JsonObject parse(String json) {
         try (var reader = JSON.createReader(new StringReader(json))) {
             return reader.readObject();
         }

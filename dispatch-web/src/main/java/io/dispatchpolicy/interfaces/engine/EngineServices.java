@@ -1,21 +1,21 @@
 package io.dispatchpolicy.interfaces.engine;
 
-import io.dispatchpolicy.application.monitoring.DeadJobControl;
-import io.dispatchpolicy.application.PartitionControl;
-import io.dispatchpolicy.application.PolicyControl;
-import io.dispatchpolicy.application.jobs.JobControl;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.schedule.ScheduleControl;
+import io.dispatchpolicy.console.PartitionControl;
+import io.dispatchpolicy.console.PolicyControl;
+import io.dispatchpolicy.console.jobs.JobControl;
+import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.naming.InitialContext;
 import javax.naming.NameClassPair;
 import javax.naming.NamingEnumeration;
 import javax.naming.NamingException;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the engine's services by their EJB names. In an EAR the engine's beans are visible to CDI, but

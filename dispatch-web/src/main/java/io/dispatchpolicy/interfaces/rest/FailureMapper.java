@@ -1,6 +1,6 @@
 package io.dispatchpolicy.interfaces.rest;
 
-import io.dispatchpolicy.application.jobs.JobRequestRefused;
+import io.dispatchpolicy.console.jobs.JobRequestRefused;
 import jakarta.json.Json;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;

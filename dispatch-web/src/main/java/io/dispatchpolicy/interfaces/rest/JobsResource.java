@@ -1,8 +1,8 @@
 package io.dispatchpolicy.interfaces.rest;
 
-import io.dispatchpolicy.application.jobs.JobControl;
-import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.application.jobs.JobRow;
+import io.dispatchpolicy.console.jobs.JobControl;
+import io.dispatchpolicy.console.jobs.JobQuery;
+import io.dispatchpolicy.console.jobs.JobRow;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

@@ -1,11 +1,11 @@
 package io.dispatchpolicy.interfaces.rest;
 
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.DenialRow;
-import io.dispatchpolicy.application.monitoring.HistoryPoint;
-import io.dispatchpolicy.application.monitoring.PolicySummary;
-import jakarta.enterprise.context.RequestScoped;
+import io.dispatchpolicy.console.monitoring.DenialRow;
+import io.dispatchpolicy.console.monitoring.HistoryPoint;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PolicySummary;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;

@@ -1,12 +1,12 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.NodeStatus;
-import io.dispatchpolicy.application.monitoring.Summary;
-import io.dispatchpolicy.application.monitoring.TrendPoint;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.NodeStatus;
+import io.dispatchpolicy.console.monitoring.Summary;
+import io.dispatchpolicy.console.monitoring.TrendPoint;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
-import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.json.JsonArrayBuilder;

@@ -1,9 +1,9 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.DeadJobControl;
-import io.dispatchpolicy.application.monitoring.DeadJobQuery;
-import io.dispatchpolicy.application.monitoring.DeadJobView;
-import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.console.monitoring.DeadJobQuery;
+import io.dispatchpolicy.console.monitoring.DeadJobView;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;

@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.DenialRow;
-import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.DenialRow;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.domain.model.Denial;
-import jakarta.faces.view.ViewScoped;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 

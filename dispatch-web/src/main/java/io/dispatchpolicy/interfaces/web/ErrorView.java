@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.Monitoring;
 import io.dispatchpolicy.config.InvalidSettingException;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.FacesContext;
-import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.RequestDispatcher;

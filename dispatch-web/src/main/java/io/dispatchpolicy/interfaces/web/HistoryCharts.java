@@ -1,6 +1,6 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.HistoryPoint;
+import io.dispatchpolicy.console.monitoring.HistoryPoint;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.spi.JsonProvider;

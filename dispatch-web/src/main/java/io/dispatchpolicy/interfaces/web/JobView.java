@@ -1,8 +1,8 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.jobs.JobControl;
-import io.dispatchpolicy.application.jobs.JobLife;
-import io.dispatchpolicy.application.jobs.JobRequestRefused;
+import io.dispatchpolicy.console.jobs.JobControl;
+import io.dispatchpolicy.console.jobs.JobLife;
+import io.dispatchpolicy.console.jobs.JobRequestRefused;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;

@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.jobs.JobControl;
-import io.dispatchpolicy.application.jobs.JobQuery;
-import io.dispatchpolicy.application.jobs.JobRequestRefused;
-import io.dispatchpolicy.application.jobs.JobRow;
-import io.dispatchpolicy.application.monitoring.Monitoring;
+import io.dispatchpolicy.console.jobs.JobControl;
+import io.dispatchpolicy.console.jobs.JobQuery;
+import io.dispatchpolicy.console.jobs.JobRequestRefused;
+import io.dispatchpolicy.console.jobs.JobRow;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;

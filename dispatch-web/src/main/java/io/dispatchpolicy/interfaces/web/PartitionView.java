@@ -1,11 +1,11 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.ForcedAdmission;
-import io.dispatchpolicy.application.PartitionControl;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.PartitionDetail;
-import jakarta.faces.view.ViewScoped;
+import io.dispatchpolicy.admission.ForcedAdmission;
+import io.dispatchpolicy.console.PartitionControl;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PartitionDetail;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 

@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.PartitionQuery;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PartitionQuery;
 import io.dispatchpolicy.domain.model.Partition;
-import jakarta.faces.view.ViewScoped;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import org.primefaces.model.FilterMeta;

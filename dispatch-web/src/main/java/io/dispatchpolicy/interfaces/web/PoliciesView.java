@@ -1,11 +1,11 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.PolicyControl;
-import io.dispatchpolicy.application.monitoring.Monitoring;
-import io.dispatchpolicy.application.monitoring.PolicySummary;
+import io.dispatchpolicy.console.PolicyControl;
+import io.dispatchpolicy.console.monitoring.Monitoring;
+import io.dispatchpolicy.console.monitoring.PolicySummary;
+import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;
-import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 

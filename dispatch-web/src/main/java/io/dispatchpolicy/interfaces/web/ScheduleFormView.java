@@ -1,11 +1,11 @@
 package io.dispatchpolicy.interfaces.web;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
-import io.dispatchpolicy.application.schedule.ScheduleActionRefused;
-import io.dispatchpolicy.application.schedule.ScheduleControl;
-import io.dispatchpolicy.application.schedule.ScheduleDetail;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
+import io.dispatchpolicy.console.schedule.ScheduleDetail;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import io.dispatchpolicy.schedule.ScheduleActionRefused;
 import io.dispatchpolicy.spi.ScheduleDeclarationException;
 import io.dispatchpolicy.spi.ScheduleUnit;
 import jakarta.faces.application.FacesMessage;

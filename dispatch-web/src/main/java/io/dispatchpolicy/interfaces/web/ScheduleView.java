@@ -1,10 +1,10 @@
 package io.dispatchpolicy.interfaces.web;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
-import io.dispatchpolicy.application.schedule.ScheduleActionRefused;
-import io.dispatchpolicy.application.schedule.ScheduleControl;
-import io.dispatchpolicy.application.schedule.ScheduleDetail;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
+import io.dispatchpolicy.console.schedule.ScheduleDetail;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import io.dispatchpolicy.schedule.ScheduleActionRefused;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import jakarta.faces.view.ViewScoped;

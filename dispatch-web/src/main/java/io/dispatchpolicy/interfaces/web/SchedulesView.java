@@ -1,7 +1,7 @@
 package io.dispatchpolicy.interfaces.web;
 
-import io.dispatchpolicy.application.schedule.ScheduleControl;
-import io.dispatchpolicy.application.schedule.ScheduleSummary;
+import io.dispatchpolicy.console.schedule.ScheduleControl;
+import io.dispatchpolicy.console.schedule.ScheduleSummary;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.RequestScoped;

@@ -1,0 +1,56 @@
+package io.dispatchpolicy.admission;
+
+import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.model.DueBypass;
+import io.dispatchpolicy.policy.EffectivePolicy;
+
+import java.util.List;
+
+/** Admits claimed partitions' staged jobs into JBeret, each admission a transaction of its own (the claims are the tick's). */
+public interface AdmissionService {
+
+    /**
+     * Admits one due restart that bypasses the gates (its policy's retry strategy is bypass): the same
+     * atomic admission, no gate or budget; a paused partition keeps it. @return false when another
+     * transaction holds it or its partition, or the partition is paused
+     *
+     * @throws JobAdmissionException when JBeret refuses the restart (nothing is admitted)
+     */
+    boolean admitBypassed(DueBypass due);
+
+    /** A bypassing restart JBeret refused waits in its partition as an ordinary restart, its failure counted. */
+    void bypassRefused(long submissionId, String error);
+
+    /**
+     * Runs the partition through its policy's gates and admits up to {@code limit} of its staged jobs
+     * in one transaction: staged rows removed, JBeret instances and executions created, admissions and
+     * in-flight rows written, counters, gate state and decayed admits updated. Runners start after
+     * commit. A failure rolls back this partition alone.
+     *
+     * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
+     */
+    AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit);
+
+    /**
+     * As {@link #admit} for several partitions outside lanes of a policy without a capacity, in one
+     * transaction: their rows are locked together (any held by another transaction is skipped), then each
+     * is admitted as {@code admit} would, up to {@code limit} jobs each. A failure rolls them all back.
+     *
+     * @return one outcome per partition, in their order
+     * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
+     */
+    List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int limit);
+
+    /**
+     * Admits up to {@code count} of the partition's oldest waiting jobs now, on an operator's word:
+     * no gate, budget or pause is consulted, but it is the same atomic admission (JBeret's rows and ours
+     * in one transaction). Waits for a tick that holds the partition.
+     *
+     * @return jobs admitted
+     */
+    int forceAdmit(long partitionId, int count);
+
+    /** Counts a failed admission of one staged job, parking it at the limit; @return true if parked. */
+    boolean failedAttempt(long submissionId, String error);
+
+}

@@ -1,0 +1,146 @@
+package io.dispatchpolicy.admission;
+
+import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.staging.StagedJobRows;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The admission's side of staging (ADR 0018): the next jobs taken out of partitions the admission
+ * transaction has locked, a due restart that bypasses the gates taken out (or turned back into an
+ * ordinary waiting job when JBeret refuses it), and a failed admission counted against a job (parked at
+ * the limit). Staging puts jobs in ({@code staging.StagingRepository}); the tick's due-jobs step moves
+ * them in time ({@code tick.DueJobs}).
+ */
+@ApplicationScoped
+public class AdmissionTake {
+
+    // The next jobs of one partition: highest priority first, then oldest, off the top of
+    // staged_jobs_admit_idx (partition_id, priority DESC, id), so O(batch). SKIP LOCKED: a row another transaction is taking is not waited for.
+    // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
+    // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
+    // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
+    // The next jobs of one or several partitions (a group admitted together, ADR 0016), each up to its
+    // own limit, off the top of the admit index: one round trip whatever the group's size.
+    private static final String TAKE = """
+            WITH wanted AS (
+                SELECT * FROM unnest(?::bigint[], ?::int[]) AS w(partition_id, lim)),
+            picked AS MATERIALIZED (
+                SELECT t.id FROM wanted w CROSS JOIN LATERAL (
+                    SELECT id FROM dispatch.staged_jobs
+                     WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
+                     ORDER BY priority DESC, id
+                     LIMIT w.lim
+                       FOR UPDATE SKIP LOCKED) t)
+            DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
+            RETURNING COLUMNS, s.partition_id
+            """.replace("COLUMNS", StagedJobRows.columns("s."));
+
+    // One more failed admission; at the limit the job is parked: out of the partition's pending count
+    // (so the rest of the partition flows and the claim stops returning to it) but kept, with its error.
+    private static final String FAILED_ATTEMPT = """
+            WITH job AS (
+                UPDATE dispatch.staged_jobs
+                   SET admit_attempts = admit_attempts + 1,
+                       last_error = left(?, 2000),
+                       parked_at = CASE WHEN admit_attempts + 1 >= ? THEN clock_timestamp() END
+                 WHERE id = ? AND parked_at IS NULL
+                RETURNING partition_id, parked_at IS NOT NULL AS parked)
+            UPDATE dispatch.partitions p
+               SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1,
+                   top_priority = TOP_PRIORITY
+              FROM job
+             WHERE p.id = job.partition_id AND job.parked
+            RETURNING p.id
+            """.replace("TOP_PRIORITY", StagedJobRows.topPriorityOf("p.id"));
+
+    // One of them taken out of staging for its admission (the caller holds its partition's lock).
+    private static final String TAKE_BYPASSED = """
+            WITH taken AS (
+                DELETE FROM dispatch.staged_jobs
+                 WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = ? AND partition_id = ? AND bypass
+                                FOR UPDATE SKIP LOCKED)
+                RETURNING COLUMNS),
+            counted AS (
+                UPDATE dispatch.partitions SET scheduled_count = scheduled_count - 1
+                 WHERE id = ? AND EXISTS (SELECT 1 FROM taken))
+            SELECT * FROM taken
+            """.replace("COLUMNS", StagedJobRows.columns(""));
+
+    // A bypassing restart JBeret refused: it joins the partition's waiting set as an ordinary restart,
+    // so the admission path counts its failed attempts and parks it at the limit, like any job.
+    private static final String BYPASS_REFUSED = """
+            WITH job AS (
+                UPDATE dispatch.staged_jobs
+                   SET bypass = false, due_at = NULL, admit_attempts = admit_attempts + 1, last_error = left(?, 2000)
+                 WHERE id = ? AND bypass
+                RETURNING partition_id, priority)
+            UPDATE dispatch.partitions p
+               SET top_priority = CASE WHEN p.pending_count = 0 THEN job.priority ELSE greatest(p.top_priority, job.priority) END,
+                   pending_count = p.pending_count + 1, scheduled_count = p.scheduled_count - 1
+              FROM job
+             WHERE p.id = job.partition_id
+            """;
+
+    /** TAKE as it runs, for tests that assert its plan. */
+    public static final String TAKE_SQL = TAKE;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
+    public List<StagedJob> take(long partitionId, int limit) {
+        return take(Map.of(partitionId, limit)).getOrDefault(partitionId, List.of());
+    }
+
+    /**
+     * Takes the next jobs of partitions this transaction has locked, each up to its limit.
+     *
+     * @return per partition that had any, its jobs in admission order (priority, then age)
+     */
+    public Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
+        List<Long> ids = new ArrayList<>(limits.keySet());
+        Map<Long, List<StagedJob>> taken = new HashMap<>();
+        jdbc.query(TAKE, (c, st) -> {
+            st.setArray(1, Jdbc.longs(c, ids));
+            st.setArray(2, Jdbc.ints(c, ids.stream().map(limits::get).toList()));
+        }, rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
+                .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+        taken.values().forEach(jobs -> jobs.sort(
+                java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
+        return taken;
+    }
+
+    /** Counts a failed admission of a staged job; @return true when that parked it. */
+    public boolean failedAttempt(long submissionId, String error, int maxAttempts) {
+        return !jdbc.query(FAILED_ATTEMPT, (c, st) -> {
+            st.setString(1, error);
+            st.setInt(2, maxAttempts);
+            st.setLong(3, submissionId);
+        }, rs -> rs.getLong(1)).isEmpty();
+    }
+
+    /** Takes one due bypassing restart of a partition this transaction has locked; empty if another took it. */
+    public Optional<StagedJob> takeBypassed(long submissionId, long partitionId) {
+        return jdbc.query(TAKE_BYPASSED, (c, st) -> {
+            st.setLong(1, submissionId);
+            st.setLong(2, partitionId);
+            st.setLong(3, partitionId);
+        }, StagedJobRows::read).stream().findFirst();
+    }
+
+    /** Turns a bypassing restart JBeret refused into an ordinary waiting one, with its error counted. */
+    public void bypassRefused(long submissionId, String error) {
+        jdbc.update(BYPASS_REFUSED, (c, st) -> {
+            st.setString(1, error);
+            st.setLong(2, submissionId);
+        });
+    }
+}

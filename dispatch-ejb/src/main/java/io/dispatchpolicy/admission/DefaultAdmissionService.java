@@ -1,0 +1,373 @@
+package io.dispatchpolicy.admission;
+
+import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.domain.gate.DecayedAdmits;
+import io.dispatchpolicy.domain.gate.GatePipeline;
+import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.gate.TokenBucket;
+import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.domain.model.DueBypass;
+import io.dispatchpolicy.domain.model.LockedPartition;
+import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
+import io.dispatchpolicy.infrastructure.jberet.JobInstances;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.node.ThisNode;
+import io.dispatchpolicy.observe.EngineMetrics;
+import io.dispatchpolicy.observe.HistoryRecorder;
+import io.dispatchpolicy.partition.PartitionRepository;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.GateParameterException;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.schedule.ScheduleChaining;
+import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
+import io.dispatchpolicy.spi.JobsAdmitting;
+import io.dispatchpolicy.staging.StagingRepository;
+import io.dispatchpolicy.staging.UnreadableStagedJob;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The admission transaction, of one partition or of several small ones together. Its order matters: the partition row is locked first (the order staging
+ * uses too, so the two never deadlock); the gates then see an in-flight count nobody else can raise
+ * meanwhile; the staged rows are taken; JBeret's rows are written on the same connection; and only
+ * then our bookkeeping, so a failure anywhere leaves every row as it was. Tokens are charged for the
+ * jobs actually taken, not for what the gates allowed.
+ */
+// A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class DefaultAdmissionService implements AdmissionService {
+
+    /** A partition whose gate parameters cannot be evaluated is looked at again after this long. */
+    static final Duration BAD_PARAMETER_BACKOFF = Duration.ofSeconds(60);
+    /** Half-life used for the decayed-admits figure of a policy without fairness (shown, not used). */
+    static final double DEFAULT_HALF_LIFE_SECONDS = 60;
+
+    @Inject
+    EngineMetrics metrics;
+
+    @Inject
+    HistoryRecorder history;
+
+    @Inject
+    PartitionRepository partitions;
+
+    @Inject
+    StagingRepository staging;
+
+    @Inject
+    AdmissionRepository admissions;
+
+    @Inject
+    InflightRepository inflight;
+
+    @Inject
+    AdaptiveRepository adaptive;
+
+    @Inject
+    CapacityRepository capacity;
+
+    @Inject
+    ScheduleChaining chaining;
+
+    @Inject
+    JobInstances instances;
+
+    @Inject
+    ExecutionFactory executions;
+
+    @Inject
+    ThisNode node;
+
+    @Inject
+    HeldPolicies heldPolicies;
+
+    @Inject
+    DispatchSettings settings;
+
+    @Inject
+    AdmissionTake taking;
+
+    @Inject
+    Event<JobsAdmitting> admitting;
+
+
+
+    @Override
+    public boolean admitBypassed(DueBypass due) {
+        Optional<LockedPartition> lock = partitions.lock(due.partitionId());
+        if (lock.isEmpty() || lock.get().paused()) {
+            return false;
+        }
+        Optional<StagedJob> job = taking.takeBypassed(due.submissionId(), due.partitionId());
+        if (job.isEmpty()) {
+            return false;
+        }
+        Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
+        // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
+        record(List.of(new Admission(lock.get(), new AdmissionRepository.Recording(admitting(due.partitionId(), lock.get()),
+                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null))));
+        return true;
+    }
+
+    @Override
+    public void bypassRefused(long submissionId, String error) {
+        taking.bypassRefused(submissionId, error);
+    }
+
+
+
+    @Override
+    public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit) {
+        Optional<LockedPartition> lock = partitions.lock(partition.id());
+        return lock.isEmpty() ? AdmissionOutcome.SKIPPED
+                : admitLocked(Map.of(partition.id(), lock.get()), policy, limit).get(partition.id());
+    }
+
+    @Override
+    public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int limit) {
+        if (policy.capacity().isPresent() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
+            // the capacity's lock is taken after a partition's, and a lane row locks its key's gate row
+            // first: neither order holds for several partitions locked together
+            throw new IllegalArgumentException("Only partitions outside lanes of a policy without a capacity are admitted together");
+        }
+        Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
+        Map<Long, LockedPartition> inOrder = new LinkedHashMap<>();
+        claimed.stream().filter(p -> locked.containsKey(p.id())).forEach(p -> inOrder.put(p.id(), locked.get(p.id())));
+        Map<Long, AdmissionOutcome> outcomes = admitLocked(inOrder, policy, limit);
+        return claimed.stream().map(p -> outcomes.getOrDefault(p.id(), AdmissionOutcome.SKIPPED)).toList();
+    }
+
+    /**
+     * The gates, then the jobs they allow, of partitions whose rows (and their keys' gate rows) this
+     * transaction holds: each partition's gates in Java, then one statement takes every partition's jobs,
+     * JBeret's rows for each job, and one statement records them all — the statements of a group admitted
+     * together are paid per group, not per partition (ADR 0016).
+     *
+     * @return each partition's outcome
+     */
+    private Map<Long, AdmissionOutcome> admitLocked(Map<Long, LockedPartition> locked, EffectivePolicy policy, int limit) {
+        Map<Long, AdmissionOutcome> outcomes = new HashMap<>();
+        Map<Long, Allowed> allowed = new LinkedHashMap<>();
+        for (Map.Entry<Long, LockedPartition> e : locked.entrySet()) {
+            Allowed a = allow(e.getValue(), policy, limit);
+            if (a.outcome() != null) {
+                outcomes.put(e.getKey(), a.outcome());
+            } else {
+                allowed.put(e.getKey(), a);
+            }
+        }
+        if (allowed.isEmpty()) {
+            return outcomes;
+        }
+        Map<Long, Integer> limits = new LinkedHashMap<>();
+        allowed.forEach((id, a) -> limits.put(id, a.jobs()));
+        Map<Long, List<StagedJob>> taken = take(limits);
+        List<Admission> admissions = new ArrayList<>();
+        for (Map.Entry<Long, Allowed> e : allowed.entrySet()) {
+            long partitionId = e.getKey();
+            Allowed a = e.getValue();
+            List<StagedJob> jobs = taken.getOrDefault(partitionId, List.of());
+            if (jobs.isEmpty()) {
+                outcomes.put(partitionId, AdmissionOutcome.SKIPPED);
+                continue;
+            }
+            seedAdaptive(a.locked().gateId(), a.gates());
+            Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
+            charged.putAll(a.evaluation().charged(jobs.size()));
+            // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
+            // off in this transaction: its jobs start only after the commit, so each one that ends finds the
+            // backed-off row and wakes it. Written later (with the iteration's denials), the backoff could land
+            // after the last of them had ended, and the partition would sit out its full-backoff with free slots.
+            GatePipeline.Evaluation next = GatePipeline.evaluate(a.gates(), charged, a.adaptiveStates(), a.inFlight() + jobs.size(),
+                    a.locked().nowMillis(), 1);
+            AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
+                    : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
+            Admission admission = prepare(partitionId, a.locked(), policy, jobs, GateStateCodec.writeBuckets(charged),
+                    bucketsFullAt(a.gates(), charged), waiting);
+            admissions.add(admission);
+            outcomes.put(partitionId, AdmissionOutcome.admitted(admission.recording().admitted().size()));
+        }
+        record(admissions);
+        return outcomes;
+    }
+
+    /**
+     * What a partition's gates allow it to take now, or its outcome when they allow nothing. The capacity,
+     * when the policy has one, is locked and counted here, after the partition's lock (every admission
+     * locks in this order) and only when the gates allow: it is held for the rest of the transaction,
+     * which admits only this partition (partitions of a policy with a capacity are not admitted together).
+     */
+    private Allowed allow(LockedPartition locked, EffectivePolicy policy, int limit) {
+        if (locked.paused()) {
+            return Allowed.not(AdmissionOutcome.SKIPPED);
+        }
+        int wanted = Math.min(limit, locked.pending());
+        if (wanted <= 0) {
+            return Allowed.not(AdmissionOutcome.SKIPPED);
+        }
+        List<ResolvedGate> gates;
+        try {
+            gates = policy.resolveGates(JsonCodec.readScalars(locked.contextJson()));
+        } catch (GateParameterException e) {
+            return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
+        }
+        long inFlight = policy.countsInFlight() ? inflight.count(locked.gateId()) : 0;
+        Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
+        Map<String, AdaptiveCap.State> adaptiveStates = policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId());
+        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets, adaptiveStates, inFlight, locked.nowMillis(), wanted);
+        if (evaluation.admit() == 0) {
+            return Allowed.not(AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter()));
+        }
+        int allowed = evaluation.admit();
+        if (policy.capacity().isPresent()) {
+            long free = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
+            if (free <= 0) {
+                return Allowed.not(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
+            }
+            allowed = (int) Math.min(allowed, free);
+        }
+        return new Allowed(null, locked, allowed, gates, inFlight, buckets, adaptiveStates, evaluation);
+    }
+
+    /** A partition's gates' verdict before its jobs are taken: how many it may take, or its outcome. */
+    private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, List<ResolvedGate> gates, long inFlight,
+                           Map<String, TokenBucket.State> buckets, Map<String, AdaptiveCap.State> adaptiveStates,
+                           GatePipeline.Evaluation evaluation) {
+        static Allowed not(AdmissionOutcome outcome) {
+            return new Allowed(outcome, null, 0, null, 0, null, null, null);
+        }
+    }
+
+    /** A partition's admission in this transaction: its row as locked, and what is recorded of it. */
+    private record Admission(LockedPartition locked, AdmissionRepository.Recording recording) {
+    }
+
+    @Override
+    public int forceAdmit(long partitionId, int count) {
+        Optional<LockedPartition> lock = partitions.lockWaiting(partitionId);
+        if (lock.isEmpty() || count <= 0) {
+            return 0;
+        }
+        LockedPartition locked = lock.get();
+        List<StagedJob> jobs = take(Map.of(partitionId, count)).getOrDefault(partitionId, List.of());
+        if (!jobs.isEmpty()) {
+            Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
+            Admission admission = prepare(partitionId, locked, policy.orElse(null), jobs, null, null, null);
+            record(List.of(admission));
+            return admission.recording().admitted().size();
+        }
+        return 0;
+    }
+
+    private static AdmissionRepository.Admitting admitting(long partitionId, LockedPartition locked) {
+        return new AdmissionRepository.Admitting(partitionId, locked.gateId(), locked.lane(), locked.policyName());
+    }
+
+    /** When the last of the partition's throttle buckets is full again; null without a throttle. */
+    private static Long bucketsFullAt(List<ResolvedGate> gates, Map<String, TokenBucket.State> charged) {
+        Long latest = null;
+        for (ResolvedGate gate : gates) {
+            if (gate instanceof ResolvedGate.Throttle t && charged.containsKey(t.id())) {
+                long full = TokenBucket.fullAtMillis(charged.get(t.id()), t.rate(), t.perSeconds());
+                latest = latest == null ? full : Math.max(latest, full);
+            }
+        }
+        return latest;
+    }
+
+    /** The partitions' next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
+    private Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
+        try {
+            return taking.take(limits);
+        } catch (UnreadableStagedJob e) {
+            throw new JobAdmissionException(e.submissionId(), e);
+        }
+    }
+
+    /**
+     * JBeret's rows for every job of a partition, and what is to be recorded of them.
+     *
+     * @param taken the jobs taken out of the partition; a schedule's occurrence taken too late to run
+     *              (ScheduleChaining#withoutMissed) is skipped rather than admitted
+     */
+    private Admission prepare(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> taken,
+                              String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
+        List<StagedJob> jobs = chaining.withoutMissed(locked, taken);
+        List<Admitted> admitted = new ArrayList<>(jobs.size());
+        for (StagedJob job : jobs) {
+            admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
+        }
+        chaining.admitted(locked, jobs, admitted);
+        double halfLife = policy == null ? DEFAULT_HALF_LIFE_SECONDS
+                : policy.fairnessHalfLife().map(d -> d.toMillis() / 1000.0).orElse(DEFAULT_HALF_LIFE_SECONDS);
+        return new Admission(locked, new AdmissionRepository.Recording(admitting(partitionId, locked), admitted, jobs, taken.size(),
+                chargedGateState,
+                DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
+                locked.nowMillis(), bucketsFullAtMillis, next));
+    }
+
+    /** Our bookkeeping of the transaction's admissions in one statement, then the observers and the counts on commit. */
+    private void record(List<Admission> done) {
+        if (done.isEmpty()) {
+            return;
+        }
+        admissions.record(node.id(), done.stream().map(Admission::recording).toList());
+        for (Admission a : done) {
+            List<Admitted> admitted = a.recording().admitted();
+            if (!admitted.isEmpty()) {
+                LockedPartition locked = a.locked();
+                admitting.fire(new JobsAdmitting(locked.policyName(), locked.partitionKey(), List.copyOf(admitted)));
+                metrics.admittedOnCommit(locked.policyName(), locked.lane(), a.recording().jobs());
+                history.admittedOnCommit(a.recording().where().partitionId(), locked.policyName(), admitted.size());
+            }
+        }
+    }
+
+    private long create(StagedJob job) {
+        try {
+            if (job.restartOf() != null) {
+                return executions.restart(job.restartOf(), job.parameters().toProperties(job.submissionId()),
+                        job.submittedBy(), node.id(), instances::latestExecution);
+            }
+            return executions.create(job.jobName(), job.parameters().toProperties(job.submissionId()),
+                    job.submittedBy(), node.id());
+        } catch (RuntimeException e) {
+            throw new JobAdmissionException(job.submissionId(), e);
+        }
+    }
+
+    private void seedAdaptive(long partitionId, List<ResolvedGate> gates) {
+        Map<String, Integer> seeds = new HashMap<>();
+        for (ResolvedGate gate : gates) {
+            if (gate instanceof ResolvedGate.Adaptive a) {
+                seeds.put(a.id(), a.params().bounded(a.params().initialMax()));
+            }
+        }
+        adaptive.seed(partitionId, seeds);
+    }
+
+    @Override
+    public boolean failedAttempt(long submissionId, String error) {
+        return taking.failedAttempt(submissionId, error, settings.admissionMaxAttempts());
+    }
+
+
+}

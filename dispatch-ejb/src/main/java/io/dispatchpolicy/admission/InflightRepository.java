@@ -1,0 +1,225 @@
+package io.dispatchpolicy.admission;
+
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.node.NodeRepository;
+import io.dispatchpolicy.staging.StagingRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** In-flight rows after admission: counted by gates, started, finished, or taken over from dead nodes. */
+@ApplicationScoped
+public class InflightRepository {
+
+    // A key's jobs in flight, in every lane: what its gates count.
+    private static final String COUNT = """
+            SELECT count(*) FROM dispatch.inflight_jobs WHERE gate_id = ?
+            """;
+
+    // Conditional on ownership: if recovery moved the row to another node, this runner must not run.
+    // The row lock serialises it with ADOPT_UNSTARTED, so exactly one runner ever starts an execution.
+    private static final String STARTED = """
+            UPDATE dispatch.inflight_jobs SET started_at = clock_timestamp()
+             WHERE execution_id = ? AND node_id = ? AND started_at IS NULL
+            """;
+
+    // Frees the slot and returns what the adaptive feedback needs: the partition, its key's gate row,
+    // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
+    // The key's partitions (every lane) that were waiting out a full-backoff become eligible at once: the
+    // slot they waited for is free (only such rows are locked here, and they are not being admitted, so
+    // this waits on no admission).
+    // The row goes only when JBeret's record holds the end the runner reached: a runner whose last
+    // write was lost (a connection the database restart broke) leaves its row to reconcile, which
+    // writes the end back and settles it, instead of freeing the slot of an execution still STARTED
+    // on record.
+    private static final String FINISHED = """
+            WITH gone AS (
+                DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = ?
+                   AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = ?)
+                RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
+                          priority, attempt),
+            gate AS (
+                SELECT g.id, g.policy_name, g.partition_key, g.context FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
+            woken AS (
+                UPDATE dispatch.partitions w SET next_eligible_at = NULL
+                  FROM gate
+                 WHERE w.policy_name = gate.policy_name AND w.partition_key = gate.partition_key
+                   AND w.next_eligible_at > clock_timestamp()
+                   AND w.last_deny_reason IN ('concurrency_full', 'adaptive_concurrency_full')
+                RETURNING w.id)
+            SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
+                   extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
+                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt
+              FROM gone LEFT JOIN gate ON true
+            """;
+
+    // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
+    // exactly one recoverer gets each row; SKIP LOCKED avoids waiting on a row a runner is marking as
+    // started right now.
+    // (MATERIALIZED, here and below: a LIMITed SKIP LOCKED pick must run once; see StagingRepository.TAKE.)
+    private static final String ADOPT_UNSTARTED = """
+            WITH orphan AS MATERIALIZED (
+                SELECT j.execution_id
+                  FROM dispatch.inflight_jobs j
+                  JOIN dispatch.nodes n ON n.id = j.node_id
+                 WHERE j.started_at IS NULL
+                   AND j.node_id <> ?
+                   AND %s
+                 ORDER BY j.execution_id
+                 LIMIT ?
+                   FOR UPDATE OF j SKIP LOCKED)
+            UPDATE dispatch.inflight_jobs i
+               SET node_id = ?
+              FROM orphan
+             WHERE i.execution_id = orphan.execution_id
+            RETURNING i.execution_id
+            """.formatted(NodeRepository.GONE);
+
+    // Rows of jobs that were running on a node that is gone, by the same test: their slots are
+    // released here, in the transaction that also fails and restarts their executions.
+    private static final String RELEASE_STARTED = """
+            WITH dead AS MATERIALIZED (
+                SELECT j.execution_id
+                  FROM dispatch.inflight_jobs j
+                  JOIN dispatch.nodes n ON n.id = j.node_id
+                 WHERE j.started_at IS NOT NULL
+                   AND j.node_id <> ?
+                   AND %s
+                 ORDER BY j.execution_id
+                 LIMIT ?
+                   FOR UPDATE OF j SKIP LOCKED)
+            DELETE FROM dispatch.inflight_jobs i
+             USING dead, dispatch.partitions p
+             WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
+            """.formatted(NodeRepository.GONE);
+
+    // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
+    private static final String ENDED_STOPPED = """
+            UPDATE dispatch.inflight_jobs SET ended_at = clock_timestamp(), ended_status = 'STOPPED'
+             WHERE execution_id = ?
+            """;
+
+    private static final String OWN = """
+            SELECT execution_id FROM dispatch.inflight_jobs WHERE node_id = ? ORDER BY execution_id
+            """;
+
+    // Rows of this node, locked for the transaction that repairs them. The ownership test is repeated
+    // under the lock: a runner or another node may have moved the row on meanwhile.
+    private static final String LOCK_OWN = """
+            SELECT execution_id, started_at IS NOT NULL FROM dispatch.inflight_jobs
+             WHERE execution_id = ANY(?::bigint[]) AND node_id = ?
+             ORDER BY execution_id
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    // Rows this transaction holds locked: released like a dead node's, in the transaction that settles them.
+    private static final String RELEASE = """
+            DELETE FROM dispatch.inflight_jobs i
+             USING dispatch.partitions p
+             WHERE i.execution_id = ANY(?::bigint[]) AND p.id = i.partition_id
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
+            """;
+
+    /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
+    public record Finished(long partitionId, long gateId, String policyName, String contextJson, double lagMs, boolean woke,
+                           long submissionId, int priority, int attempt) {
+    }
+
+    /** A released row of a dead node. */
+    public record Released(long executionId, long submissionId, long partitionId, String policyName, int priority,
+                           int attempt) {
+    }
+
+    @Inject
+    Jdbc jdbc;
+
+    /** The jobs in flight that count against the gates of the key whose gate row is {@code gateId}. */
+    public long count(long gateId) {
+        return jdbc.query(COUNT, (c, st) -> st.setLong(1, gateId), rs -> rs.getLong(1)).get(0);
+    }
+
+    /** Marks the execution started by {@code node}; false if the row is not this node's to start. */
+    public boolean started(long executionId, UUID node) {
+        return jdbc.update(STARTED, (c, st) -> {
+            st.setLong(1, executionId);
+            st.setObject(2, node);
+        }) == 1;
+    }
+
+    /**
+     * Deletes the row if JBeret's record of the execution says {@code recordedStatus}; empty when the
+     * row was already gone (released by recovery) or the record lags the runner (reconcile settles it).
+     */
+    public Optional<Finished> finished(long executionId, String recordedStatus) {
+        return jdbc.query(FINISHED, (c, st) -> {
+                    st.setLong(1, executionId);
+                    st.setString(2, recordedStatus);
+                },
+                rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
+                        rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
+                .stream().findFirst();
+    }
+
+    /** Moves up to {@code limit} never-started rows of gone nodes to {@code node}; returns their execution ids. */
+    public List<Long> adoptUnstarted(UUID node, Duration staleAfter, Duration grace, int limit) {
+        return jdbc.query(ADOPT_UNSTARTED, (c, st) -> {
+            st.setObject(1, node);
+            NodeRepository.bindGone(st, 2, staleAfter, grace);
+            st.setInt(5, limit);
+            st.setObject(6, node);
+        }, rs -> rs.getLong(1));
+    }
+
+    /** Records that the execution's runner ended STOPPED; the row keeps its slot until reconciled. */
+    public void endedStopped(long executionId) {
+        jdbc.update(ENDED_STOPPED, (c, st) -> st.setLong(1, executionId));
+    }
+
+    /** Execution ids of every in-flight row this node owns. */
+    public List<Long> ownedBy(UUID node) {
+        return jdbc.query(OWN, (c, st) -> st.setObject(1, node), rs -> rs.getLong(1));
+    }
+
+    /** A row of this node, locked, and whether its runner had marked it started. */
+    public record Owned(long executionId, boolean started) {
+    }
+
+    /** Locks those of {@code executionIds} that are still this node's (skipping rows others hold). */
+    public List<Owned> lockOwn(UUID node, List<Long> executionIds) {
+        return jdbc.query(LOCK_OWN, (c, st) -> {
+            st.setArray(1, Jdbc.longs(c, executionIds));
+            st.setObject(2, node);
+        }, rs -> new Owned(rs.getLong(1), rs.getBoolean(2)));
+    }
+
+    /** Deletes rows this transaction has locked and returns them. */
+    public List<Released> release(List<Long> executionIds) {
+        if (executionIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query(RELEASE, (c, st) -> st.setArray(1, Jdbc.longs(c, executionIds)), InflightRepository::released);
+    }
+
+    /** Deletes up to {@code limit} rows of started jobs of gone nodes and returns them. */
+    public List<Released> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
+        return jdbc.query(RELEASE_STARTED, (c, st) -> {
+            st.setObject(1, node);
+            NodeRepository.bindGone(st, 2, staleAfter, grace);
+            st.setInt(5, limit);
+        }, InflightRepository::released);
+    }
+
+    private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6));
+    }
+
+    /** Deletes the row without feedback (an execution recovery found already ended). */
+    public void forget(long executionId) {
+        jdbc.update("DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?", (c, st) -> st.setLong(1, executionId));
+    }
+}

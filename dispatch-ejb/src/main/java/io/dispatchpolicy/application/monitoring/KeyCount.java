@@ -1,5 +1,0 @@
-package io.dispatchpolicy.application.monitoring;
-
-/** A name and a number: a partition and its pending jobs, a reason and its denials. */
-public record KeyCount(String key, long count) {
-}

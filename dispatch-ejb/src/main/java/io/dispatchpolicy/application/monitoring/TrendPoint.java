@@ -1,7 +1,0 @@
-package io.dispatchpolicy.application.monitoring;
-
-import java.time.Instant;
-
-/** Pending jobs at the end of one minute. */
-public record TrendPoint(Instant minute, long pending) {
-}

@@ -1,0 +1,99 @@
+package io.dispatchpolicy.completion;
+
+import io.dispatchpolicy.admission.InflightRepository;
+import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.domain.model.Restart;
+import io.dispatchpolicy.infrastructure.jberet.FailedExecution;
+import io.dispatchpolicy.observe.EngineMetrics;
+import io.dispatchpolicy.partition.PartitionRepository;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.Retries;
+import io.dispatchpolicy.spi.RetryStrategy;
+import io.dispatchpolicy.staging.DeadJobRepository;
+import io.dispatchpolicy.staging.StagingRepository;
+import jakarta.batch.runtime.JobExecution;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What becomes of a governed job whose execution ended FAILED, decided in the transaction that frees
+ * its slot (so a crash leaves either both or neither): retried — a restart of that execution staged
+ * through the policy, due after the policy's delay, one attempt more — or dead, kept with its error
+ * for an operator. A policy that declares no retries leaves a failed job as JBeret left it.
+ */
+@ApplicationScoped
+public class FailedJobs {
+
+    private static final Logger LOG = Logger.getLogger(FailedJobs.class.getName());
+
+    @Inject
+    EngineMetrics metrics;
+
+    @Inject
+    StagingRepository staging;
+
+    @Inject
+    DeadJobRepository dead;
+
+    @Inject
+    PartitionRepository partitions;
+
+    @Inject
+    PolicyRegistry policies;
+
+    @Inject
+    HeldPolicies heldPolicies;
+
+    /** @param row the freed in-flight row of the execution; nothing is done when its policy is no longer declared */
+    public void failed(JobExecution execution, InflightRepository.Finished row) {
+        Optional<Policy> declared = policies.named(row.policyName());
+        if (declared.isEmpty()) {
+            return;
+        }
+        // a policy held for an invalid setting still retries, by its declaration
+        Optional<EffectivePolicy> effective = heldPolicies.effectiveIfDeclared(row.policyName());
+        Retries retries = effective.map(EffectivePolicy::retries).orElse(declared.get().retries());
+        RetryStrategy strategy = effective.map(EffectivePolicy::retryStrategy).orElse(declared.get().retryStrategy());
+        if (!retries.declared()) {
+            return;
+        }
+        int retry = row.attempt() - 1;
+        Optional<Duration> delay;
+        FailedExecution failure = FailedExecution.of(execution);
+        String error = failure.error();
+        try {
+            delay = retries.delayBefore(retry, execution);
+        } catch (RuntimeException e) {
+            // the policy's own function failed: the job is set aside with that reason, not retried blindly
+            LOG.log(Level.WARNING, e, () -> "Retry function of policy '" + row.policyName() + "' failed for execution "
+                    + execution.getExecutionId() + "; the job is dead");
+            delay = Optional.empty();
+            error = "retry function failed: " + e + "\nlast failure: " + error;
+        }
+        String user = failure.user();
+        if (delay.isPresent()) {
+            // no retry is scheduled further ahead than a submission may be (and the database's timestamps reach)
+            Duration wait = delay.get().compareTo(SubmitOption.HORIZON) > 0 ? SubmitOption.HORIZON : delay.get();
+            // a policy may send retries to a lane of their own; else a retry waits where its job did
+            long partition = retries.lane().flatMap(lane -> partitions.laneRow(row.partitionId(), lane)).orElse(row.partitionId());
+            staging.restage(new Restart(row.submissionId(), partition, execution.getJobName(),
+                    execution.getExecutionId(), user, row.priority(), row.attempt() + 1, wait,
+                    strategy == RetryStrategy.BYPASS));
+            metrics.retriedOnCommit(row.policyName());
+            return;
+        }
+        dead.bury(new DeadJobRepository.Burial(row.submissionId(), row.partitionId(), execution.getJobName(),
+                execution.getExecutionId(), row.attempt(), row.priority(), user, failure.exitStatus(), error));
+        metrics.deadOnCommit(row.policyName());
+        LOG.info(() -> "Job " + execution.getJobName() + " (submission " + row.submissionId() + ") is dead after "
+                + row.attempt() + " attempt(s); last execution " + execution.getExecutionId());
+    }
+}

@@ -1,0 +1,64 @@
+package io.dispatchpolicy.console;
+
+import io.dispatchpolicy.admission.AdmissionService;
+import io.dispatchpolicy.admission.ForcedAdmission;
+import io.dispatchpolicy.admission.JobAdmissionException;
+import io.dispatchpolicy.staging.StagingRepository;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Logger;
+
+@Stateless
+public class DefaultPartitionControl implements PartitionControl {
+
+    private static final Logger LOG = Logger.getLogger(DefaultPartitionControl.class.getName());
+    /** Failed rounds allowed beyond one per job: enough to park every poison job at the default limit. */
+    private static final int MAX_FAILED_ROUNDS = 1_000;
+
+    @Inject
+    AdmissionService admission;
+
+    @Inject
+    StagingRepository staging;
+
+    @Override
+    public ForcedAdmission forceAdmit(long partitionId, int count) {
+        int admitted = 0;
+        Set<Long> parked = new LinkedHashSet<>();
+        List<String> failures = new ArrayList<>();
+        // Each round admits what it can in one transaction; a job that fails rolls its round back, is
+        // counted (and parked at the limit), and the next round starts over without it once parked.
+        int rounds = 0;
+        while (admitted < count && rounds++ < count + MAX_FAILED_ROUNDS) {
+            try {
+                int n = admission.forceAdmit(partitionId, count - admitted);
+                admitted += n;
+                if (n == 0) {
+                    break;
+                }
+            } catch (JobAdmissionException e) {
+                String error = String.valueOf(e.getCause());
+                if (admission.failedAttempt(e.submissionId(), error)) {
+                    parked.add(e.submissionId());
+                    failures.add("job " + e.submissionId() + ": " + error);
+                }
+            }
+        }
+        int total = admitted;
+        LOG.info(() -> "Force-admitted " + total + " job(s) of partition " + partitionId
+                + (parked.isEmpty() ? "" : "; parked " + parked));
+        return new ForcedAdmission(admitted, parked.size(), List.copyOf(failures));
+    }
+
+    @Override
+    public int drain(long partitionId) {
+        int drained = staging.drainPartition(partitionId);
+        LOG.info(() -> "Drained partition " + partitionId + ": " + drained + " staged job(s) deleted");
+        return drained;
+    }
+}

@@ -1,0 +1,165 @@
+package io.dispatchpolicy.console.jobs;
+
+import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.domain.model.Restart;
+import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
+import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
+import io.dispatchpolicy.node.TickSignal;
+import io.dispatchpolicy.partition.PartitionRepository;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.staging.StagingRepository;
+import io.dispatchpolicy.staging.StagingService;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Finds jobs and reads their lives from the staged rows, the admission records and JBeret's tables;
+ * acts on them through the paths the engine already has (JBeret's stop, the policy's restart, the
+ * staged row's removal under its partition's lock, the Dead view's discard).
+ */
+@Stateless
+public class DefaultJobControl implements JobControl {
+
+    @Inject
+    JobsRepository jobs;
+
+    @Inject
+    PartitionRepository partitions;
+
+    @Inject
+    StagingRepository staging;
+
+    @Inject
+    StagingService stagingService;
+
+    @Inject
+    PolicyRegistry registry;
+
+    @Inject
+    DeadJobControl dead;
+
+    @Inject
+    JobRuntime runtime;
+
+    @Inject
+    BatchPermissionCheck permission;
+
+    @Inject
+    TickSignal signal;
+
+    @Override
+    public List<JobRow> find(JobQuery query) {
+        return jobs.find(query);
+    }
+
+    @Override
+    public Optional<JobLife> life(long submissionId) {
+        List<JobRow> found = jobs.find(new JobQuery(JobQuery.By.SUBMISSION, Long.toString(submissionId), null, 0, 1));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        JobRow job = found.get(0);
+        Optional<JobsRepository.Admission> admission = jobs.admission(submissionId);
+        JobsRepository.Executions executions = job.executionId() == null
+                ? new JobsRepository.Executions(List.of(), null) : jobs.executions(job.executionId());
+        String submittedBy = admission.map(JobsRepository.Admission::submittedBy).orElse(null);
+        Integer priority = admission.map(JobsRepository.Admission::priority).orElse(null);
+        java.time.Instant dueAt = admission.map(JobsRepository.Admission::dueAt).orElse(null);
+        int attempt = admission.map(JobsRepository.Admission::attempt).orElse(1);
+        String waiting = null;
+        String error = null;
+        String parameters = executions.parameters();
+        java.time.Instant diedAt = null;
+        if ("STAGED".equals(job.state())) {
+            Optional<JobsRepository.Staged> staged = jobs.staged(submissionId);
+            if (staged.isPresent()) {
+                JobsRepository.Staged s = staged.get();
+                submittedBy = submittedBy != null ? submittedBy : s.submittedBy();
+                priority = s.priority();
+                dueAt = s.dueAt();
+                attempt = s.attempt();
+                waiting = s.waiting();
+                error = s.lastError();
+                parameters = s.parameters();
+            }
+        } else if ("DEAD".equals(job.state())) {
+            Optional<JobsRepository.Dead> d = jobs.dead(submissionId);
+            if (d.isPresent()) {
+                diedAt = d.get().diedAt();
+                attempt = d.get().attempts();
+                error = d.get().error();
+                submittedBy = submittedBy != null ? submittedBy : d.get().submittedBy();
+                priority = priority != null ? priority : d.get().priority();
+            }
+        }
+        return Optional.of(new JobLife(job, submittedBy, priority, dueAt, attempt, waiting,
+                admission.map(JobsRepository.Admission::admittedAt).orElse(null), admission.map(JobsRepository.Admission::node).orElse(null),
+                diedAt, error, executions.executions(), parameters));
+    }
+
+    @Override
+    public String stop(long submissionId) {
+        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
+        if (!life.stoppable()) {
+            return "Job " + submissionId + " has no running execution to stop.";
+        }
+        runtime.stop(life.latest().executionId());
+        return "Asked execution " + life.latest().executionId() + " of job " + submissionId + " to stop.";
+    }
+
+    @Override
+    public String restart(long submissionId) {
+        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
+        if (!life.restartable()) {
+            return "Job " + submissionId + " cannot be restarted: only a job whose latest execution FAILED or was STOPPED, "
+                    + "with nothing staged for it, can.";
+        }
+        if ("DEAD".equals(life.job().state())) {
+            int retried = dead.retryNow(List.of(submissionId));
+            return retried == 1 ? "Dead job " + submissionId + " is staged again through its policy."
+                    : "Job " + submissionId + " is no longer dead.";
+        }
+        Policy policy = Optional.ofNullable(life.job().policy()).flatMap(registry::named)
+                .orElseThrow(() -> new JobRequestRefused("Job " + submissionId + "'s policy '" + life.job().policy()
+                        + "' is not declared by this deployment: it cannot be restarted through it"));
+        long execution = life.latest().executionId();
+        Optional<JobsRepository.Admission> admission = jobs.admission(submissionId).filter(a -> a.partitionId() != null);
+        if (admission.isEmpty()) {
+            // its partition was swept since: a restart through the policy's interceptor, under a new submission
+            long staged = stagingService.stageRestart(policy, execution, new Properties());
+            return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name()
+                    + "' as submission " + staged + ".";
+        }
+        // the same submission goes back to its partition and waits for its gates, as a dead job's retry does
+        JobsRepository.Admission a = admission.get();
+        staging.restage(new Restart(submissionId, a.partitionId(), life.job().jobName(), execution, permission.authorize("restart"),
+                life.priority() == null ? 0 : life.priority(), a.attempt(), null, false));
+        signal.workArrivesOnCommit();
+        return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name() + "'.";
+    }
+
+    @Override
+    public String discard(long submissionId) {
+        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
+        if ("DEAD".equals(life.job().state())) {
+            return dead.discard(List.of(submissionId)) == 1 ? "Dead job " + submissionId + " discarded."
+                    : "Job " + submissionId + " is no longer dead.";
+        }
+        Optional<Long> partition = jobs.stagedPartition(submissionId);
+        if (partition.isEmpty() || !"STAGED".equals(life.job().state())) {
+            return "Job " + submissionId + " is not staged or dead: only those can be discarded (stop a running one).";
+        }
+        partitions.lockWaiting(partition.get()); // as admission and drain: the row is taken out under its partition's lock
+        return staging.remove(submissionId) ? "Staged job " + submissionId + " discarded."
+                : "Job " + submissionId + " was admitted meanwhile.";
+    }
+
+    private static JobRequestRefused unknown(long submissionId) {
+        return new JobRequestRefused("No job " + submissionId + " (never submitted, or forgotten after its retention)");
+    }
+}

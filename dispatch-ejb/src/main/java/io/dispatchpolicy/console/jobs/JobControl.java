@@ -1,0 +1,23 @@
+package io.dispatchpolicy.console.jobs;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The Jobs view's engine side (the console and the API). Finding and reading need a console user; acting, an admin. */
+public interface JobControl {
+
+    /** A page of jobs matching the query, newest submission first. */
+    List<JobRow> find(JobQuery query);
+
+    /** A job's whole life; empty when no staged row, admission record or dead job has this id (any more). */
+    Optional<JobLife> life(long submissionId);
+
+    /** Asks the job's running execution to stop. @return what was done, for the operator */
+    String stop(long submissionId);
+
+    /** Restarts the job's FAILED or STOPPED latest execution through its policy. @return what was done */
+    String restart(long submissionId);
+
+    /** Deletes a staged (waiting, scheduled, parked) or dead job. @return what was done */
+    String discard(long submissionId);
+}

@@ -1,0 +1,78 @@
+package io.dispatchpolicy.console.jobs;
+
+import java.io.Serializable;
+
+/**
+ * A search of the Jobs view: one key, newest submission first, a page of at most {@code limit} jobs
+ * older than {@code before} (keyset paging: fast on any page of millions).
+ *
+ * @param by     what {@code value} is
+ * @param value  the submission or execution id, the job name, the partition key, or {@code name=value}
+ * @param policy with {@link By#PARTITION}: the partition's policy
+ * @param before only submissions below this id; {@link Long#MAX_VALUE} for the newest
+ */
+public record JobQuery(By by, String value, String policy, long before, int limit) implements Serializable {
+
+    public static final int MAX_LIMIT = 500;
+
+    /** The keys a job is found by. */
+    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER }
+
+    public JobQuery {
+        if (by == null) {
+            throw new JobRequestRefused("Say what to find jobs by: one of submission, execution, job, partition, parameter");
+        }
+        value = value == null ? "" : value.strip();
+        if (value.isEmpty()) {
+            throw new JobRequestRefused("Give a " + by.name().toLowerCase() + " to find jobs by");
+        }
+        if ((by == By.SUBMISSION || by == By.EXECUTION) && !isId(value)) {
+            throw new JobRequestRefused("A " + by.name().toLowerCase() + " id is a whole number; '" + value + "' is not");
+        }
+        if (by == By.PARAMETER && value.indexOf('=') <= 0) {
+            throw new JobRequestRefused("Find by parameter as name=value (e.g. tenant=acme); '" + value + "' has no name");
+        }
+        if (by == By.PARTITION && (policy == null || policy.isBlank())) {
+            throw new JobRequestRefused("A partition is found within its policy: name the policy");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new JobRequestRefused("A page holds 1 to " + MAX_LIMIT + " jobs, not " + limit);
+        }
+        if (before <= 0) {
+            before = Long.MAX_VALUE;
+        }
+    }
+
+    private static boolean isId(String value) {
+        try {
+            return value.matches("\\d{1,19}") && Long.parseLong(value) >= 0;
+        } catch (NumberFormatException tooLarge) {
+            return false;
+        }
+    }
+
+    /** Parses a key's name as the API and the console take it ({@code submission}, {@code execution}…). */
+    public static By by(String name) {
+        for (By by : By.values()) {
+            if (by.name().equalsIgnoreCase(name == null ? "" : name.strip())) {
+                return by;
+            }
+        }
+        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition or parameter; not by '"
+                + name + "'");
+    }
+
+    public long id() {
+        return Long.parseLong(value);
+    }
+
+    /** With {@link By#PARAMETER}: the parameter's name. */
+    public String parameterName() {
+        return value.substring(0, value.indexOf('=')).strip();
+    }
+
+    /** With {@link By#PARAMETER}: the parameter's value. */
+    public String parameterValue() {
+        return value.substring(value.indexOf('=') + 1).strip();
+    }
+}

@@ -1,0 +1,12 @@
+package io.dispatchpolicy.console.monitoring;
+
+/**
+ * One lane of a policy on the policies page.
+ *
+ * @param inFlight   its jobs in flight now
+ * @param share1m    its share of the policy's admissions over the last minute, 0–1 (null: none admitted)
+ * @param share5m    … over five minutes
+ * @param share15m   … over fifteen minutes
+ */
+public record LaneView(String name, int weight, int min, long inFlight, Double share1m, Double share5m, Double share15m) {
+}

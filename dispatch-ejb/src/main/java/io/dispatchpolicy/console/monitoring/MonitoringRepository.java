@@ -1,0 +1,320 @@
+package io.dispatchpolicy.console.monitoring;
+
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.node.NodeRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The console's reads: aggregates over partitions, tick samples and in-flight rows. */
+@ApplicationScoped
+public class MonitoringRepository {
+
+    private static final String TOTALS = """
+            SELECT coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0), coalesce(sum(total_admitted), 0),
+                   count(*) FILTER (WHERE next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL),
+                   count(*)
+              FROM dispatch.partitions
+            """;
+
+    private static final String IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs";
+
+    private static final String DEAD = "SELECT count(*) FROM dispatch.dead_jobs";
+
+    // Every node writes one sample per tick; windows sum the admissions of samples that started in them.
+    private static final String WINDOWS = """
+            SELECT coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '1 minute'), 0),
+                   coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(admitted), 0),
+                   coalesce(sum(busy_ms) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(duration_ms) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
+                   coalesce(sum(completed), 0), coalesce(sum(failed), 0)
+              FROM dispatch.tick_samples
+             WHERE started_at > clock_timestamp() - interval '15 minutes'
+            """;
+
+    private static final String TREND = """
+            SELECT date_trunc('minute', started_at) AS minute, (array_agg(pending ORDER BY started_at DESC))[1]
+              FROM dispatch.tick_samples
+             WHERE started_at > clock_timestamp() - interval '30 minutes'
+             GROUP BY 1 ORDER BY 1
+            """;
+
+    private static final String DENIAL_REASONS = """
+            SELECT d.key, sum(d.value::bigint)
+              FROM dispatch.tick_samples s, jsonb_each_text(s.denied) d
+             WHERE s.started_at > clock_timestamp() - interval '15 minutes'
+             GROUP BY d.key ORDER BY 2 DESC, 1
+            """;
+
+    private static final String POLICY_TOTALS = """
+            SELECT policy_name, count(*), coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0)
+              FROM dispatch.partitions GROUP BY policy_name
+            """;
+
+    private static final String POLICY_IN_FLIGHT = """
+            SELECT policy_name, count(*) FROM dispatch.inflight_jobs GROUP BY policy_name
+            """;
+
+    // Admissions of the last 15 minutes by lane (through their partition), and how many of them in the
+    // last 5 and the last 1.
+    private static final String LANE_ADMISSIONS = """
+            SELECT p.lane,
+                   count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '1 minute'),
+                   count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'),
+                   count(*)
+              FROM dispatch.admissions a JOIN dispatch.partitions p ON p.id = a.partition_id
+             WHERE p.policy_name = ? AND a.admitted_at > clock_timestamp() - interval '15 minutes'
+             GROUP BY p.lane
+            """;
+
+    private static final String LANE_IN_FLIGHT = """
+            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? GROUP BY lane
+            """;
+
+    private static final String POLICY_ADMITTED_5M = """
+            SELECT p.policy_name, count(*) FROM dispatch.admissions a
+              JOIN dispatch.partitions p ON p.id = a.partition_id
+             WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'
+             GROUP BY p.policy_name
+            """;
+
+    private static final String POLICY_DENIALS = """
+            SELECT last_deny_reason, count(*) FROM dispatch.partitions
+             WHERE policy_name = ? AND next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL
+             GROUP BY 1 ORDER BY 2 DESC, 1
+            """;
+
+    private static final String TOP_PENDING = """
+            SELECT id, partition_key, pending_count FROM dispatch.partitions
+             WHERE policy_name = ? AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT ?
+            """;
+
+    private static final String TOP_ADMITTED = """
+            SELECT id, partition_key, total_admitted FROM dispatch.partitions
+             WHERE policy_name = ? AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT ?
+            """;
+
+    // The context and gate state the partition's gates work on: its key's gate row's (its own outside lanes).
+    private static final String PARTITION_STATE = """
+            SELECT g.context::text, g.gate_state::text, g.id
+              FROM dispatch.partitions p
+              JOIN dispatch.partitions g ON g.policy_name = p.policy_name AND g.partition_key = p.partition_key AND g.lane = ''
+             WHERE p.id = ?
+            """;
+
+    private static final String PARTITION_IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?";
+
+    private static final String ADAPTIVE = """
+            SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = ?
+            """;
+
+    // Parked jobs first (they need an operator), then the waiting ones in admission order, then those
+    // scheduled for later, earliest first.
+    private static final String STAGED = """
+            SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of,
+                   priority, due_at, attempt
+              FROM dispatch.staged_jobs WHERE partition_id = ?
+             ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT ?
+            """;
+
+    private static final String NEXT_DUE = """
+            SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = ? AND due_at IS NOT NULL
+            """;
+
+    // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller. Episodes
+    // (V19), newest first off denial_history_last_idx; the partition as it stands now beside each.
+    private static final String DENIALS = """
+            SELECT h.partition_id, h.policy_name, h.partition_key, h.reason, h.last_at,
+                   CASE WHEN p.denial_history_id = h.id AND p.next_eligible_at > clock_timestamp() THEN p.next_eligible_at END,
+                   coalesce(p.pending_count, 0), h.started_at, h.denials
+              FROM dispatch.denial_history h
+              LEFT JOIN dispatch.partitions p ON p.id = h.partition_id
+             WHERE h.last_at > clock_timestamp() - make_interval(secs => ?)
+               AND (?::text IS NULL OR h.policy_name = ?)
+               AND (?::text IS NULL OR h.reason = ?)
+               AND (?::text IS NULL OR h.partition_key ILIKE ? ESCAPE '\\')
+             ORDER BY h.last_at DESC, h.id DESC
+             LIMIT ?
+            """;
+
+    // A policy's or a partition's minutes with activity in the window (the caller fills the others with 0).
+    private static final String HISTORY = """
+            SELECT minute, sum(admitted), sum(completed), sum(failed) FROM dispatch.partition_minutes
+             WHERE %s AND minute > date_trunc('minute', clock_timestamp()) - make_interval(mins => ?)
+             GROUP BY minute ORDER BY minute
+            """;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** {pending, parked, admitted total, denied partitions, partitions, in flight, dead} */
+    public long[] totals() {
+        long[] t = jdbc.query(TOTALS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                rs.getLong(4), rs.getLong(5), 0, 0}).get(0);
+        t[5] = jdbc.query(IN_FLIGHT, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        t[6] = jdbc.query(DEAD, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        return t;
+    }
+
+    /** {admitted 1 min, 5 min, 15 min, busy ms 5 min, tick ms 5 min, completed 15 min, failed 15 min} */
+    public long[] windows() {
+        return jdbc.query(WINDOWS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)}).get(0);
+    }
+
+    // Shards with waiting partitions that no live node names (ADR 0014); a live node without shards
+    // admits every one. Live: not gone, by the test recovery uses (NodeRepository.%s).
+    private static final String UNSERVED_SHARDS = """
+            WITH live AS (
+                SELECT n.shards FROM dispatch.nodes n WHERE NOT %s)
+            SELECT p.shard, count(*), sum(p.pending_count)
+              FROM dispatch.partitions p
+             WHERE p.pending_count > 0 AND p.shard <> ''
+               AND NOT EXISTS (SELECT 1 FROM live WHERE live.shards IS NULL OR p.shard = ANY (live.shards))
+             GROUP BY p.shard
+             ORDER BY p.shard
+             LIMIT 20
+            """.formatted(NodeRepository.GONE);
+
+    /** Shards with waiting work that no live node admits, up to 20 (liveness as recovery judges it). */
+    public List<UnservedShard> unservedShards(java.time.Duration staleAfter, java.time.Duration grace) {
+        return jdbc.query(UNSERVED_SHARDS, (c, st) -> NodeRepository.bindGone(st, 1, staleAfter, grace),
+                rs -> new UnservedShard(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+    }
+
+    public List<TrendPoint> pendingTrend() {
+        return jdbc.query(TREND, (c, st) -> { }, rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+    }
+
+    public List<KeyCount> denialReasons() {
+        return jdbc.query(DENIAL_REASONS, (c, st) -> { }, rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    /** By policy: {partitions, pending, parked}. */
+    public Map<String, long[]> policyTotals() {
+        Map<String, long[]> totals = new HashMap<>();
+        jdbc.query(POLICY_TOTALS, (c, st) -> { },
+                rs -> totals.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+        return totals;
+    }
+
+    public Map<String, Long> policyInFlight() {
+        return byPolicy(POLICY_IN_FLIGHT);
+    }
+
+    public Map<String, Long> policyAdmittedLast5Minutes() {
+        return byPolicy(POLICY_ADMITTED_5M);
+    }
+
+    /** By lane: admissions of the policy over {1, 5, 15} minutes. */
+    public Map<String, long[]> laneAdmissions(String policy) {
+        Map<String, long[]> byLane = new HashMap<>();
+        jdbc.query(LANE_ADMISSIONS, (c, st) -> st.setString(1, policy),
+                rs -> byLane.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
+        return byLane;
+    }
+
+    public Map<String, Long> laneInFlight(String policy) {
+        Map<String, Long> byLane = new HashMap<>();
+        jdbc.query(LANE_IN_FLIGHT, (c, st) -> st.setString(1, policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
+        return byLane;
+    }
+
+    public List<KeyCount> policyDenials(String policy) {
+        return jdbc.query(POLICY_DENIALS, (c, st) -> st.setString(1, policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    public List<TopPartition> topPending(String policy, int limit) {
+        return top(TOP_PENDING, policy, limit);
+    }
+
+    public List<TopPartition> topAdmitted(String policy, int limit) {
+        return top(TOP_ADMITTED, policy, limit);
+    }
+
+    /** {context json, gate state json, gate row id} of the partition's gates, or null when the partition is gone. */
+    public String[] partitionState(long partitionId) {
+        return jdbc.query(PARTITION_STATE, (c, st) -> st.setLong(1, partitionId),
+                rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))}).stream().findFirst().orElse(null);
+    }
+
+    public long partitionInFlight(long partitionId) {
+        return jdbc.query(PARTITION_IN_FLIGHT, (c, st) -> st.setLong(1, partitionId), rs -> rs.getLong(1)).get(0);
+    }
+
+    /** By adaptive gate id: {current max, ewma lag ms, consecutive failures}. */
+    public Map<String, double[]> adaptive(long partitionId) {
+        Map<String, double[]> states = new HashMap<>();
+        jdbc.query(ADAPTIVE, (c, st) -> st.setLong(1, partitionId),
+                rs -> states.put(rs.getString(1), new double[] {rs.getInt(2), rs.getDouble(3), rs.getInt(4)}));
+        return states;
+    }
+
+    public List<StagedJobView> staged(long partitionId, int limit) {
+        return jdbc.query(STAGED, (c, st) -> {
+            st.setLong(1, partitionId);
+            st.setInt(2, limit);
+        }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
+                rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
+                rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11)));
+    }
+
+    /** When the partition's earliest job scheduled for later is due; null when none is. */
+    public java.time.Instant nextDue(long partitionId) {
+        return jdbc.query(NEXT_DUE, (c, st) -> st.setLong(1, partitionId), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
+    }
+
+    public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {
+        return jdbc.query(DENIALS, (c, st) -> {
+            st.setLong(1, withinSeconds);
+            st.setString(2, policy);
+            st.setString(3, policy);
+            st.setString(4, reason);
+            st.setString(5, reason);
+            st.setString(6, keyPattern);
+            st.setString(7, keyPattern);
+            st.setInt(8, limit);
+        }, rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7), Jdbc.instant(rs.getTimestamp(8)),
+                rs.getInt(9)));
+    }
+
+    /** A policy's minutes with activity over the last {@code minutes}. */
+    public List<io.dispatchpolicy.console.monitoring.HistoryPoint> policyHistory(String policy, int minutes) {
+        return history("policy_name = ?", st -> st.setString(1, policy), minutes);
+    }
+
+    /** A partition's minutes with activity over the last {@code minutes}. */
+    public List<io.dispatchpolicy.console.monitoring.HistoryPoint> partitionHistory(long partitionId, int minutes) {
+        return history("partition_id = ?", st -> st.setLong(1, partitionId), minutes);
+    }
+
+    private interface KeyBinder {
+        void bind(java.sql.PreparedStatement st) throws java.sql.SQLException;
+    }
+
+    private List<io.dispatchpolicy.console.monitoring.HistoryPoint> history(String key, KeyBinder binder, int minutes) {
+        return jdbc.query(HISTORY.formatted(key), (c, st) -> {
+            binder.bind(st);
+            st.setInt(2, minutes);
+        }, rs -> new io.dispatchpolicy.console.monitoring.HistoryPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2),
+                rs.getLong(3), rs.getLong(4)));
+    }
+
+    private List<TopPartition> top(String sql, String policy, int limit) {
+        return jdbc.query(sql, (c, st) -> {
+            st.setString(1, policy);
+            st.setInt(2, limit);
+        }, rs -> new TopPartition(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+    }
+
+    private Map<String, Long> byPolicy(String sql) {
+        Map<String, Long> counts = new HashMap<>();
+        jdbc.query(sql, (c, st) -> { }, rs -> counts.put(rs.getString(1), rs.getLong(2)));
+        return counts;
+    }
+}

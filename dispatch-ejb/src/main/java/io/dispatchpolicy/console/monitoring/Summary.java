@@ -1,0 +1,36 @@
+package io.dispatchpolicy.console.monitoring;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The dashboard, also served as JSON.
+ *
+ * @param pending                staged jobs waiting (parked ones excluded)
+ * @param parked                 staged jobs parked after failing to admit
+ * @param inFlight               admitted jobs not finished
+ * @param dead                   jobs dead after their policy's last retry, kept for an operator
+ * @param admittedTotal          jobs ever admitted (partitions still present)
+ * @param deniedPartitions       partitions now waiting on a gate
+ * @param partitions             partitions known
+ * @param admittedPerSecond1m    admission rate over the last minute
+ * @param admittedPerSecond5m    over five minutes
+ * @param admittedPerSecond15m   over fifteen minutes
+ * @param pendingTrend           pending jobs per minute over the last 30 minutes
+ * @param trendDirection         {@code up}, {@code down} or {@code flat}
+ * @param denialReasons          denials per reason over the last 15 minutes: a partition counts once per iteration that denied it
+ * @param tickBusyRatio          share of tick time spent admitting over the last 5 minutes (0..1)
+ * @param tickMaxDurationSeconds the configured tick length
+ * @param throughputTarget       {@code dispatch.adapter-throughput-target}, or null
+ * @param drainMinutes           minutes to admit the backlog at the 5-minute rate, or null when nothing is admitted
+ * @param failureRate            share of executions that FAILED among those ended in the last 15 minutes
+ * @param hints                  what an operator should look at
+ * @param node                   this node's tick, database reachability and held policies
+ */
+public record Summary(long pending, long parked, long inFlight, long dead, long admittedTotal, long deniedPartitions, long partitions,
+                      double admittedPerSecond1m, double admittedPerSecond5m, double admittedPerSecond15m,
+                      List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
+                      double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,
+                      double failureRate, List<Hint> hints, NodeStatus node, RepositoryHealth repository,
+                      Instant generatedAt) {
+}

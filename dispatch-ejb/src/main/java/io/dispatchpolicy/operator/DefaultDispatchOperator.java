@@ -1,0 +1,59 @@
+package io.dispatchpolicy.operator;
+
+import io.dispatchpolicy.admission.AdmissionRepository;
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.domain.model.JobXmlName;
+import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.staging.StagingService;
+import jakarta.batch.operations.JobOperator;
+import jakarta.batch.runtime.BatchRuntime;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/** Bulk submission and submission status. */
+@ApplicationScoped
+public class DefaultDispatchOperator implements DispatchOperator {
+
+    @Inject
+    PolicyRegistry policies;
+
+    @Inject
+    StagingService staging;
+
+    @Inject
+    AdmissionRepository admissions;
+
+    @Override
+    public long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
+        String jobXml = JobXmlName.require(jobXmlName);
+        Optional<Policy> policy = policies.forJob(jobXml);
+        if (policy.isPresent()) {
+            return staging.stage(policy.get(), jobXml, parameters, options);
+        }
+        // An ungoverned job starts at once: there is no staging to order or delay it in.
+        if (SubmitOption.dueOf(options).isPresent()) {
+            throw new SubmissionRejectedException("Job '" + jobXml + "' is governed by no policy, so it cannot be delayed: "
+                    + "it would start at once");
+        }
+        JobOperator jberet = BatchRuntime.getJobOperator();
+        return parameters.stream().mapToLong(p -> jberet.start(jobXml, p)).toArray();
+    }
+
+    @Override
+    public long submit(String jobXmlName, Properties parameters, SubmitOption... options) {
+        return submitAll(jobXmlName, java.util.Collections.singletonList(parameters), options)[0];
+    }
+
+    @Override
+    public SubmissionStatus status(long submissionId) {
+        return admissions.status(submissionId);
+    }
+}

@@ -1,0 +1,189 @@
+package io.dispatchpolicy.schedule;
+
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Occurrences of schedules (ADR 0012). An occurrence is a row here plus a staged job due at its run
+ * time, written together by one statement; the partial unique index lets at most one grid occurrence
+ * per schedule be future, and its foreign key ties that one to the schedule's current, enabled version.
+ */
+@ApplicationScoped
+public class OccurrenceRepository {
+
+    // The occurrence first, ON CONFLICT DO NOTHING: when the schedule already has its live future, the
+    // statement inserts nothing at all and raises nothing (a failed insert would abort the caller's
+    // transaction: for chaining, the admission). Then the partition rows in lock order (a lane's gate
+    // row first), the occurrence counted as scheduled, then the staged row under the occurrence's id,
+    // due at its run time (past or not: the tick promotes it), aged as STAGE_TAIL ages.
+    private static final String STAGE = """
+            WITH occ AS (
+                INSERT INTO dispatch.schedule_occurrences AS o (schedule_id, schedule_version, kind, run_at, submission_id, overdue_seq, snapshot)
+                VALUES (?, ?, ?, ?, nextval('dispatch.submission_id_seq'), ?, ?::jsonb)
+                ON CONFLICT (schedule_id) WHERE state = 'future' AND kind = 'grid' DO NOTHING
+                RETURNING o.submission_id, o.run_at),
+            place AS (
+                SELECT ?::text AS policy, ?::text AS k, ?::text AS l, ?::jsonb AS c, ?::text AS sh),
+            parts AS (
+                INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
+                                                      scheduled_count, top_priority, paused, shard)
+                SELECT place.policy, place.k, x.lane, place.c, clock_timestamp(), 0, CASE WHEN x.lane = place.l THEN 1 ELSE 0 END, 0,
+                       EXISTS (SELECT 1 FROM dispatch.policies WHERE name = place.policy AND paused_at IS NOT NULL), place.sh
+                  FROM occ, place, (SELECT DISTINCT unnest(ARRAY['', (SELECT l FROM place)]) AS lane) x
+                 ORDER BY x.lane COLLATE "C"
+                ON CONFLICT (policy_name, partition_key, lane) DO UPDATE
+                   SET context = EXCLUDED.context,
+                       context_updated_at = EXCLUDED.context_updated_at,
+                       shard = EXCLUDED.shard,
+                       scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
+                RETURNING p.id, p.lane)
+            INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, priority, due_at,
+                                              next_age_at, age_every_ms, age_step, age_cap, schedule_id)
+            SELECT occ.submission_id, parts.id, ?, ?::jsonb, ?, clock_timestamp(), a.priority, occ.run_at,
+                   CASE WHEN a.every IS NOT NULL AND a.priority < a.cap THEN occ.run_at + make_interval(secs => a.every / 1000.0) END,
+                   a.every, a.step, a.cap, ?
+              FROM occ
+              JOIN parts ON parts.lane = (SELECT l FROM place)
+             CROSS JOIN (SELECT ?::int AS priority, ?::bigint AS every, ?::int AS step, ?::int AS cap) a
+            RETURNING id
+            """;
+
+    // Chaining: the occurrences among the jobs an admission takes become admitted (only from future: a
+    // restarted execution of an occurrence never chains twice), with their first execution.
+    private static final String ADMITTED = """
+            UPDATE dispatch.schedule_occurrences o
+               SET state = 'admitted', ended_at = clock_timestamp(), execution_id = x.execution_id
+              FROM unnest(?::bigint[], ?::bigint[]) AS x(submission_id, execution_id)
+             WHERE o.submission_id = x.submission_id AND o.state = 'future'
+            RETURNING o.schedule_id, o.kind, o.run_at, o.overdue_seq, o.schedule_version
+            """;
+
+    private static final String FUTURE = """
+            SELECT schedule_id, kind, run_at, overdue_seq, schedule_version FROM dispatch.schedule_occurrences
+             WHERE submission_id = ? AND state = 'future'
+            """;
+
+    private static final String END = """
+            UPDATE dispatch.schedule_occurrences SET state = ?, reason = ?, ended_at = clock_timestamp()
+             WHERE submission_id = ? AND state = 'future'
+            """;
+
+    // Futures whose staged row an operator drained (a partition or a whole policy): they will never run.
+    // Row by row under the occurrence's lock, so one an admission is taking right now (its staged row
+    // deleted, its state not yet committed) is waited for and then left alone.
+    private static final String DRAINED = """
+            UPDATE dispatch.schedule_occurrences o SET state = 'skipped', reason = 'drained', ended_at = clock_timestamp()
+             WHERE o.schedule_id = ? AND o.state = 'future'
+               AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+            """;
+
+    private static final String LIVE = """
+            SELECT o.submission_id, o.run_at, o.overdue_seq, j.partition_id
+              FROM dispatch.schedule_occurrences o
+              LEFT JOIN dispatch.staged_jobs j ON j.id = o.submission_id
+             WHERE o.schedule_id = ? AND o.state = 'future' AND o.kind = 'grid'
+            """;
+
+    // Where a new version's grid continues from: its last grid occurrence that ran or was skipped.
+    private static final String LAST_GRID = """
+            SELECT max(run_at) FROM dispatch.schedule_occurrences
+             WHERE schedule_id = ? AND schedule_version = ? AND kind = 'grid' AND state IN ('admitted', 'skipped')
+            """;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** Where and how an occurrence is staged: the partition (as a submission of its parameters would go) and the job. */
+    public record Placement(String policyName, String partitionKey, String lane, String contextJson, String shard, String jobName,
+                            String parametersJson, String submittedBy, int priority, Long ageEveryMillis, Integer ageStep,
+                            Integer ageCap) {
+    }
+
+    /**
+     * Stages an occurrence: {@code grid} ones only when the schedule has no live future (the index
+     * decides, atomically); {@code extra} ones always.
+     *
+     * @return its submission id; empty when a live future already exists
+     */
+    public Optional<Long> stage(long scheduleId, int version, String kind, Instant runAt, int overdueSeq, String snapshotJson,
+                                Placement p) {
+        List<Long> ids = jdbc.query(STAGE, (c, st) -> {
+            int i = 1;
+            st.setLong(i++, scheduleId);
+            st.setInt(i++, version);
+            st.setString(i++, kind);
+            st.setTimestamp(i++, Timestamp.from(runAt));
+            st.setInt(i++, overdueSeq);
+            st.setString(i++, snapshotJson);
+            st.setString(i++, p.policyName());
+            st.setString(i++, p.partitionKey());
+            st.setString(i++, p.lane());
+            st.setString(i++, p.contextJson());
+            st.setString(i++, p.shard());
+            st.setString(i++, p.jobName());
+            st.setString(i++, p.parametersJson());
+            st.setString(i++, p.submittedBy());
+            st.setLong(i++, scheduleId);
+            st.setInt(i++, p.priority());
+            st.setObject(i++, p.ageEveryMillis(), Types.BIGINT);
+            st.setObject(i++, p.ageStep(), Types.INTEGER);
+            st.setObject(i, p.ageCap(), Types.INTEGER);
+        }, rs -> rs.getLong(1));
+        return ids.stream().findFirst();
+    }
+
+    /** An occurrence as an admission takes it. */
+    public record Admitted(long scheduleId, String kind, Instant runAt, int overdueSeq, int version) {
+    }
+
+    /** Marks the future occurrences among these submissions admitted with their executions. */
+    public List<Admitted> admitted(List<Long> submissionIds, List<Long> executionIds) {
+        return jdbc.query(ADMITTED, (c, st) -> {
+            st.setArray(1, Jdbc.longs(c, submissionIds));
+            st.setArray(2, Jdbc.longs(c, executionIds));
+        }, rs -> new Admitted(rs.getLong(1), rs.getString(2), Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5)));
+    }
+
+    /** The occurrence staged under this submission id, while it is future. */
+    public Optional<Admitted> future(long submissionId) {
+        return jdbc.query(FUTURE, (c, st) -> st.setLong(1, submissionId), rs -> new Admitted(rs.getLong(1), rs.getString(2),
+                Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5))).stream().findFirst();
+    }
+
+    /** Ends a future occurrence as skipped or superseded. @return whether it was future */
+    public boolean end(long submissionId, String state, String reason) {
+        return jdbc.update(END, (c, st) -> {
+            st.setString(1, state);
+            st.setString(2, reason);
+            st.setLong(3, submissionId);
+        }) > 0;
+    }
+
+    /** Ends the schedule's futures (grid or extra) whose staged rows are gone. @return how many */
+    public int endDrained(long scheduleId) {
+        return jdbc.update(DRAINED, (c, st) -> st.setLong(1, scheduleId));
+    }
+
+    /** A schedule's live future occurrence: its id, time, overdue count, and its staged row's partition (null when drained). */
+    public record Live(long submissionId, Instant runAt, int overdueSeq, Long partitionId) {
+    }
+
+    public Optional<Live> live(long scheduleId) {
+        return jdbc.query(LIVE, (c, st) -> st.setLong(1, scheduleId), rs -> new Live(rs.getLong(1), Jdbc.instant(rs.getTimestamp(2)),
+                rs.getInt(3), (Long) rs.getObject(4))).stream().findFirst();
+    }
+
+    public Optional<Instant> lastGridRun(long scheduleId, int version) {
+        return jdbc.query(LAST_GRID, (c, st) -> {
+            st.setLong(1, scheduleId);
+            st.setInt(2, version);
+        }, rs -> Jdbc.instant(rs.getTimestamp(1))).stream().filter(java.util.Objects::nonNull).findFirst();
+    }
+}

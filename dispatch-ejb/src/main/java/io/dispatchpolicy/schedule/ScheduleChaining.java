@@ -1,0 +1,147 @@
+package io.dispatchpolicy.schedule;
+
+import io.dispatchpolicy.domain.model.LockedPartition;
+import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.domain.schedule.Chain;
+import io.dispatchpolicy.domain.schedule.NextOccurrence;
+import io.dispatchpolicy.domain.schedule.StoredSchedule;
+import io.dispatchpolicy.spi.JobsAdmitting;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Chaining (ADR 0012): inside the admission transaction that takes a schedule's occurrence, the
+ * occurrence becomes admitted and the schedule's next one is staged, in the partition already locked.
+ * The next occurrence exists exactly when its predecessor was admitted: a crash rolls back both.
+ */
+@ApplicationScoped
+public class ScheduleChaining {
+
+    private static final Logger LOG = Logger.getLogger(ScheduleChaining.class.getName());
+
+    @Inject
+    OccurrenceRepository occurrences;
+
+    @Inject
+    ScheduleRepository schedules;
+
+    @Inject
+    OccurrenceStaging staging;
+
+    /**
+     * @param jobs     the jobs the admission took
+     * @param admitted their executions, in the same order
+     */
+    public void admitted(LockedPartition locked, List<StagedJob> jobs, List<JobsAdmitting.Admitted> admitted) {
+        if (!anyOccurrence(jobs)) {
+            return; // every ordinary admission: one null test per job
+        }
+        List<Long> ids = new ArrayList<>();
+        List<Long> executions = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            if (jobs.get(i).scheduleId() != null) {
+                ids.add(jobs.get(i).submissionId());
+                executions.add(admitted.get(i).executionId());
+            }
+        }
+        Instant now = Instant.ofEpochMilli(locked.nowMillis());
+        for (OccurrenceRepository.Admitted a : occurrences.admitted(ids, executions)) {
+            if (OccurrenceStaging.GRID.equals(a.kind())) {
+                next(locked, a, now);
+            }
+        }
+    }
+
+    /**
+     * The jobs to run: all but the grid occurrences of schedules without catch-up whose next grid point
+     * has come too (taken late: after an outage, or held back by their gates). Those are skipped
+     * ("missed") and the schedule moves on to its first point after now, so a schedule without catch-up
+     * never runs late work twice over; its skipped times show in the console.
+     */
+    public List<StagedJob> withoutMissed(LockedPartition locked, List<StagedJob> jobs) {
+        if (!anyOccurrence(jobs)) {
+            return jobs; // every ordinary admission
+        }
+        Instant now = Instant.ofEpochMilli(locked.nowMillis());
+        List<StagedJob> run = new ArrayList<>(jobs.size());
+        for (StagedJob job : jobs) {
+            if (job.scheduleId() == null || !skippedAsMissed(locked, job, now)) {
+                run.add(job);
+            }
+        }
+        return run;
+    }
+
+    private static boolean anyOccurrence(List<StagedJob> jobs) {
+        for (StagedJob job : jobs) {
+            if (job.scheduleId() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean skippedAsMissed(LockedPartition locked, StagedJob job, Instant now) {
+        Optional<OccurrenceRepository.Admitted> found = occurrences.future(job.submissionId());
+        if (found.isEmpty() || !OccurrenceStaging.GRID.equals(found.get().kind())) {
+            return false;
+        }
+        OccurrenceRepository.Admitted o = found.get();
+        Optional<StoredSchedule> s = current(o);
+        if (s.isEmpty() || s.get().definition().catchUp() || s.get().definition().grid().firstAfter(o.runAt()).isAfter(now)) {
+            return false;
+        }
+        occurrences.end(job.submissionId(), ScheduleTransactions.SKIPPED, "missed");
+        LOG.info(() -> "Schedule '" + s.get().name() + "': the run due at " + o.runAt() + " is skipped, its next run time having "
+                + "passed too (no catch-up)");
+        stageNext(locked, s.get(), o, now);
+        return true;
+    }
+
+    private void next(LockedPartition locked, OccurrenceRepository.Admitted a, Instant now) {
+        current(a).ifPresent(s -> stageNext(locked, s, a, now));
+    }
+
+    /**
+     * The occurrence's schedule, held against edits until this transaction ends (the lock the next
+     * occurrence's foreign key takes anyway: an editor holding the row is waited for), while it is
+     * enabled at the occurrence's version; a schedule an editor changed gets its future from that edit.
+     */
+    private Optional<StoredSchedule> current(OccurrenceRepository.Admitted o) {
+        return schedules.keyShare(o.scheduleId()).filter(s -> s.enabled() && s.version() == o.version());
+    }
+
+    /** Stages the occurrence after {@code previous} in the partition this admission holds. */
+    private void stageNext(LockedPartition locked, StoredSchedule s, OccurrenceRepository.Admitted previous, Instant now) {
+        OccurrenceRepository.Placement p;
+        try {
+            p = staging.placement(s.definition());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, () -> "Schedule '" + s.name() + "': its next occurrence cannot be staged (" + e.getMessage()
+                    + "); the schedule watchdog tries again on its next pass");
+            return;
+        }
+        if (!p.policyName().equals(locked.policyName()) || !p.partitionKey().equals(locked.partitionKey())
+                || !p.lane().equals(locked.lane())) {
+            // another partition: locking it here could deadlock against its own admission
+            LOG.info(() -> "Schedule '" + s.name() + "': its next occurrence belongs to another partition than this one ("
+                    + p.partitionKey() + "/" + p.lane() + "); the schedule watchdog stages it");
+            return;
+        }
+        NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq());
+        next.cut().ifPresent(cut -> {
+            LOG.warning(() -> "Schedule '" + s.name() + "': " + Chain.CATCH_UP_LIMIT + " missed runs caught up (the limit); "
+                    + cut.skippedText() + " more are skipped, the runs from " + cut.from() + " to " + cut.to()
+                    + ", and it resumes at " + next.runAt());
+            schedules.recordCut(s.id(), cut.from(), cut.to());
+        });
+        staging.stage(s, OccurrenceStaging.GRID, next.runAt(), next.overdueSeq(), p);
+    }
+}

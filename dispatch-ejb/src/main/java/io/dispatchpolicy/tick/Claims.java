@@ -1,0 +1,97 @@
+package io.dispatchpolicy.tick;
+
+import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.List;
+
+/**
+ * The tick's claim of partitions with waiting work: outside lanes, one lane of a policy, each either
+ * over every shard or one shard, all four the same walk of an index in the same order.
+ */
+@ApplicationScoped
+public class Claims {
+
+    // Walks partitions_claim_idx in (top_priority DESC, last_checked_at NULLS FIRST, id) order and stops at
+    // the limit: O(batch) however many partitions or staged jobs exist. A partition's highest waiting
+    // priority comes first (strict, ADR 0009); among equals, stamping last_checked_at sends the claimed
+    // rows to the back of the order, so every partition of a priority is visited within
+    // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
+    private static final String CLAIM_TEMPLATE = """
+            WITH claimed AS MATERIALIZED (
+                SELECT id, last_checked_at AS previous FROM dispatch.partitions
+                 WHERE pending_count > 0 AND NOT paused AND LANES
+                   AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())
+                 ORDER BY top_priority DESC, last_checked_at NULLS FIRST, id
+                 LIMIT ?
+                 FOR UPDATE SKIP LOCKED)
+            UPDATE dispatch.partitions p
+               SET last_checked_at = clock_timestamp()
+              FROM claimed
+             WHERE p.id = claimed.id
+            RETURNING p.id, p.policy_name, p.partition_key, p.pending_count, p.decayed_admits,
+                      p.decayed_admits_at, claimed.previous, p.top_priority, p.lane
+            """;
+
+    // Rows outside lanes, off partitions_claim_idx.
+    private static final String CLAIM = CLAIM_TEMPLATE.replace("LANES", "lane = ''");
+
+    // One lane of one policy, off partitions_lane_claim_idx (policy_name, lane, then the same order): each
+    // lane is claimed on its own, so a lane with few partitions is never crowded out by one with many.
+    private static final String CLAIM_LANE = CLAIM_TEMPLATE.replace("LANES", "lane <> '' AND policy_name = ? AND lane = ?");
+
+    // A node that admits named shards claims each of them, and the unsharded rows, on its own walk of
+    // partitions_shard_claim_idx / partitions_shard_lane_claim_idx (shard, then the same order): O(batch)
+    // per shard, however many partitions other shards hold (ADR 0014).
+    private static final String CLAIM_SHARD = CLAIM_TEMPLATE.replace("LANES", "lane = '' AND shard = ?");
+    private static final String CLAIM_LANE_SHARD = CLAIM_TEMPLATE.replace("LANES",
+            "lane <> '' AND policy_name = ? AND lane = ? AND shard = ?");
+
+    /** The claims as they run, for tests that assert their plans (parameters: the limit; policy, lane, limit). */
+    public static final String CLAIM_SQL = CLAIM;
+    public static final String CLAIM_LANE_SQL = CLAIM_LANE;
+    public static final String CLAIM_SHARD_SQL = CLAIM_SHARD;
+    public static final String CLAIM_LANE_SHARD_SQL = CLAIM_LANE_SHARD;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** Claims up to {@code limit} partitions outside lanes with pending work, in the anti-stagnation order. */
+    public List<ClaimedPartition> claim(int limit) {
+        return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), Claims::claimed);
+    }
+
+    /** Claims up to {@code limit} partitions outside lanes of one shard ({@code ""}: unsharded policies'). */
+    public List<ClaimedPartition> claimShard(String shard, int limit) {
+        return jdbc.query(CLAIM_SHARD, (c, st) -> {
+            st.setString(1, shard);
+            st.setInt(2, limit);
+        }, Claims::claimed);
+    }
+
+    /** Claims up to {@code limit} partitions of one lane of a policy in one shard. */
+    public List<ClaimedPartition> claimLaneShard(String policyName, String lane, String shard, int limit) {
+        return jdbc.query(CLAIM_LANE_SHARD, (c, st) -> {
+            st.setString(1, policyName);
+            st.setString(2, lane);
+            st.setString(3, shard);
+            st.setInt(4, limit);
+        }, Claims::claimed);
+    }
+
+    /** Claims up to {@code limit} partitions of one lane of a policy, in the same order. */
+    public List<ClaimedPartition> claimLane(String policyName, String lane, int limit) {
+        return jdbc.query(CLAIM_LANE, (c, st) -> {
+            st.setString(1, policyName);
+            st.setString(2, lane);
+            st.setInt(3, limit);
+        }, Claims::claimed);
+    }
+
+    private static ClaimedPartition claimed(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new ClaimedPartition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getDouble(5),
+                Jdbc.millis(rs.getTimestamp(6)), Jdbc.millis(rs.getTimestamp(7)), rs.getInt(8), rs.getString(9));
+    }
+}

@@ -1,0 +1,25 @@
+package io.dispatchpolicy.console.monitoring;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DirectionTest {
+
+    private static List<TrendPoint> trend(long... pending) {
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        return java.util.stream.IntStream.range(0, pending.length)
+                .mapToObj(i -> new TrendPoint(t.plusSeconds(60L * i), pending[i])).toList();
+    }
+
+    @Test
+    void comparesTheEndsWithFivePercentTolerance() {
+        assertThat(DefaultMonitoring.direction(trend(100, 300, 104))).isEqualTo("flat");
+        assertThat(DefaultMonitoring.direction(trend(100, 50, 120))).isEqualTo("up");
+        assertThat(DefaultMonitoring.direction(trend(100, 90, 10))).isEqualTo("down");
+        assertThat(DefaultMonitoring.direction(trend(7))).isEqualTo("flat");
+    }
+}
