@@ -60,7 +60,7 @@ public class ScheduleRegistry {
     public Map<String, Declared> declared() {
         Map<String, ScheduleDefinition> byName = new LinkedHashMap<>();
         for (Schedule schedule : declared) {
-            ScheduleDefinition d = schedule.definition();
+            ScheduleDefinition d = ScheduleDefinition.of(schedule).validate(); // build() checked it; so does registration
             if (byName.putIfAbsent(d.name(), d) != null) {
                 throw new ScheduleDeclarationException("Two schedules are named '" + d.name() + "'");
             }

@@ -1,15 +1,17 @@
 package io.dispatchpolicy.spi;
 
-import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
-
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 
 /**
  * A declared recurring schedule: a job XML and its parameters, run on a grid or a cron expression in a zone
@@ -34,10 +36,35 @@ import java.util.OptionalInt;
  */
 public final class Schedule {
 
-    private final ScheduleDefinition definition;
+    private static final ZoneId UTC = ZoneId.of("UTC");
 
-    private Schedule(ScheduleDefinition definition) {
-        this.definition = definition;
+    private final String name;
+    private final String jobName;
+    private final Map<String, String> parameters;
+    private final Instant anchor;
+    private final Integer interval;
+    private final ScheduleUnit unit;
+    private final String cron;
+    private final ZoneId zone;
+    private final Integer priority;
+    private final String lane;
+    private final boolean catchUp;
+    private final boolean enabled;
+
+    private Schedule(Builder b, Instant anchor, ZoneId zone, String cron) {
+        this.name = b.name;
+        this.jobName = b.job == null ? null : Policy.jobName(b.job.strip());
+        this.parameters = Collections.unmodifiableMap(new TreeMap<>(b.parameters));
+        this.anchor = anchor;
+        this.interval = b.interval;
+        this.unit = b.unit;
+        this.cron = cron;
+        this.zone = zone == null || ZoneOffset.UTC.equals(zone) ? UTC : zone;
+        this.priority = b.priority;
+        // an empty lane means "no override", as an absent one does
+        this.lane = b.lane == null || b.lane.isBlank() ? null : b.lane.strip();
+        this.catchUp = b.catchUp;
+        this.enabled = b.enabled;
     }
 
     public static Builder named(String name) {
@@ -45,81 +72,86 @@ public final class Schedule {
     }
 
     public String name() {
-        return definition.name();
+        return name;
     }
 
     /** The job XML name each occurrence starts, without {@code .xml}. */
     public String jobName() {
-        return definition.jobName();
+        return jobName;
     }
 
     /** The job parameters of each occurrence, sorted by name. */
     public Map<String, String> parameters() {
-        return definition.parameters();
+        return parameters;
     }
 
     /** The first run time of an anchored schedule; empty for a cron schedule. */
     public Optional<Instant> anchor() {
-        return Optional.ofNullable(definition.anchor());
+        return Optional.ofNullable(anchor);
     }
 
     /** Units between runs of an anchored schedule; empty for a cron schedule. */
     public OptionalInt interval() {
-        return definition.intervalCount() == null ? OptionalInt.empty() : OptionalInt.of(definition.intervalCount());
+        return interval == null ? OptionalInt.empty() : OptionalInt.of(interval);
     }
 
     public Optional<ScheduleUnit> unit() {
-        return Optional.ofNullable(definition.unit());
+        return Optional.ofNullable(unit);
     }
 
     /** The cron expression, whitespace collapsed; empty for an anchored schedule. */
     public Optional<String> cron() {
-        return Optional.ofNullable(definition.cron());
+        return Optional.ofNullable(cron);
     }
 
     public ZoneId zone() {
-        return definition.zone();
+        return zone;
     }
 
     /** Overrides the governing policy's priority for occurrences; empty: the policy decides. */
     public OptionalInt priority() {
-        return definition.priority() == null ? OptionalInt.empty() : OptionalInt.of(definition.priority());
+        return priority == null ? OptionalInt.empty() : OptionalInt.of(priority);
     }
 
     /** Overrides the governing policy's lane for occurrences; empty: the policy decides. */
     public Optional<String> lane() {
-        return Optional.ofNullable(definition.lane());
+        return Optional.ofNullable(lane);
     }
 
     public boolean catchUp() {
-        return definition.catchUp();
+        return catchUp;
     }
 
     public boolean enabled() {
-        return definition.enabled();
-    }
-
-    /** The engine's model of this declaration, valid. */
-    public ScheduleDefinition definition() {
-        return definition;
+        return enabled;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Schedule other && definition.equals(other.definition);
+        return o instanceof Schedule other && Objects.equals(name, other.name) && Objects.equals(jobName, other.jobName)
+                && parameters.equals(other.parameters) && Objects.equals(anchor, other.anchor)
+                && Objects.equals(interval, other.interval) && unit == other.unit && Objects.equals(cron, other.cron)
+                && zone.equals(other.zone) && Objects.equals(priority, other.priority) && Objects.equals(lane, other.lane)
+                && catchUp == other.catchUp && enabled == other.enabled;
     }
 
     @Override
     public int hashCode() {
-        return definition.hashCode();
+        return Objects.hash(name, jobName, parameters, anchor, interval, unit, cron, zone, priority, lane, catchUp, enabled);
     }
 
     @Override
     public String toString() {
-        return "Schedule[" + definition.name() + " runs " + definition.jobName() + " "
-                + (definition.isCron() ? "on cron '" + definition.cron() + "'"
-                : "every " + definition.intervalCount() + " " + definition.unit().label() + " from " + definition.anchor())
-                + " in " + definition.zone() + "]";
+        return "Schedule[" + name + " runs " + jobName + " "
+                + (cron != null ? "on cron '" + cron + "'" : "every " + interval + " " + unit.label() + " from " + anchor)
+                + " in " + zone + "]";
+    }
+
+    /** The engine's check, looked up once (the spi names no engine type). */
+    private static final class Check {
+        static final ScheduleCheck ENGINE = ServiceLoader.load(ScheduleCheck.class, Schedule.class.getClassLoader())
+                .findFirst().orElseThrow(() -> new IllegalStateException(
+                        "No " + ScheduleCheck.class.getName() + " found: the Dispatch Policy engine is not on the class path"));
     }
 
     /**
@@ -229,7 +261,7 @@ public final class Schedule {
 
         /**
          * After an outage, runs the missed times one by one, each due at once, up to
-         * {@value io.dispatchpolicy.domain.schedule.Chain#CATCH_UP_LIMIT} in a row. Without it the schedule
+         * 1,000 in a row. Without it the schedule
          * resumes at the next future time.
          */
         public Builder catchUp() {
@@ -239,11 +271,12 @@ public final class Schedule {
 
         /** @throws ScheduleDeclarationException naming the schedule and the field that is wrong */
         public Schedule build() {
-            ZoneId z = zoneText != null ? ScheduleDefinition.parseZone(name, zoneText) : zone;
-            Instant first = localAnchor != null
-                    ? ScheduleDefinition.anchorAt(name, localAnchor, z != null ? z : ScheduleDefinition.UTC) : anchor;
-            return new Schedule(new ScheduleDefinition(name, job, parameters, first, interval, unit, cron, z,
-                    priority, lane, catchUp, enabled).validate());
+            ScheduleCheck check = Check.ENGINE;
+            ZoneId z = zoneText != null ? check.zone(name, zoneText) : zone;
+            Instant first = localAnchor != null ? check.anchor(name, localAnchor, z != null ? z : UTC) : anchor;
+            Schedule declared = new Schedule(this, first, z, check.cron(cron));
+            check.check(declared);
+            return declared;
         }
     }
 }

@@ -31,7 +31,7 @@ class ScheduleTest {
         assertThat(s.lane()).contains("bulk");
         assertThat(s.catchUp()).isTrue();
         assertThat(s.enabled()).isTrue();
-        assertThat(s.definition()).isEqualTo(new ScheduleDefinition("nightly", "report",
+        assertThat(ScheduleDefinition.of(s)).isEqualTo(new ScheduleDefinition("nightly", "report",
                 Map.of("scope", "all", "format", "pdf"), Instant.parse("2025-01-01T00:00:00Z"), 15,
                 ScheduleUnit.MINUTES, null, ZoneId.of("Europe/Berlin"), 7, "bulk", true, true));
     }

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.domain.schedule;
 
 import io.dispatchpolicy.spi.Policy;
+import io.dispatchpolicy.spi.Schedule;
 import io.dispatchpolicy.spi.ScheduleDeclarationException;
 import io.dispatchpolicy.spi.ScheduleUnit;
 
@@ -121,6 +122,15 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // an empty lane setting means "no override", as an absent one does
         lane = lane == null || lane.isBlank() ? null : lane.strip();
         zone = zone == null || ZoneOffset.UTC.equals(zone) ? UTC : zone;
+    }
+
+    /** A schedule declared in code, as the engine models it (not yet validated). */
+    public static ScheduleDefinition of(Schedule declared) {
+        return new ScheduleDefinition(declared.name(), declared.jobName(), declared.parameters(), declared.anchor().orElse(null),
+                declared.interval().isPresent() ? declared.interval().getAsInt() : null, declared.unit().orElse(null),
+                declared.cron().orElse(null), declared.zone(),
+                declared.priority().isPresent() ? declared.priority().getAsInt() : null, declared.lane().orElse(null),
+                declared.catchUp(), declared.enabled());
     }
 
     private static Map<String, String> copyOf(String name, Map<String, String> parameters) {

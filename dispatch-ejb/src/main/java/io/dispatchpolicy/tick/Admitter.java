@@ -1,0 +1,124 @@
+package io.dispatchpolicy.tick;
+
+import io.dispatchpolicy.admission.AdmissionOutcome;
+import io.dispatchpolicy.admission.AdmissionService;
+import io.dispatchpolicy.admission.JobAdmissionException;
+import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.model.Denial;
+import io.dispatchpolicy.node.DatabaseOutage;
+import io.dispatchpolicy.node.TickSignal;
+import io.dispatchpolicy.policy.EffectivePolicy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What every kind of round does with one partition, or a group of them, for one iteration: hands it to the
+ * admission (each call a transaction of its own), settles the outcome and collects the iteration's
+ * denials and admissions. A round decides who gets how much; this decides nothing.
+ */
+final class Admitter {
+
+    private static final Logger LOG = Logger.getLogger(Admitter.class.getName());
+    /** A partition whose admission failed for a reason no single job explains waits this long. */
+    static final Duration FAILURE_BACKOFF = Duration.ofSeconds(5);
+
+    private final AdmissionService admission;
+    private final DatabaseOutage outage;
+    private final TickSignal signal;
+    private final IterationReport report;
+    private final List<Denial> denials = new ArrayList<>();
+
+    Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report) {
+        this.admission = admission;
+        this.outage = outage;
+        this.signal = signal;
+        this.report = report;
+    }
+
+    /** The iteration's denials so far, written back in one statement at its end. */
+    List<Denial> denials() {
+        return denials;
+    }
+
+    void deny(Denial denial) {
+        denials.add(denial);
+    }
+
+    /** The tick found {@code policy} at its capacity: a slot of it freeing on this node wakes the tick. */
+    void awaitSlot(String policy) {
+        signal.awaitSlot(policy);
+    }
+
+    /** A denial that leaves the partition at the front of the next claim: nothing of its own kept it back. */
+    void keepPlace(ClaimedPartition p, String reason) {
+        long previous = p.previousCheckedAtMillis();
+        denials.add(new Denial(p.id(), p.policyName(), reason, Duration.ZERO, previous == 0 ? -1 : previous));
+    }
+
+    /** Admits up to {@code limit} of one partition's jobs in a transaction of its own; @return admitted. */
+    int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit) {
+        try {
+            return settle(p, policy, admission.admit(p, policy, limit));
+        } catch (JobAdmissionException e) {
+            if (outage.absorbs(e)) {
+                throw e; // not the job's fault: no attempt is counted against it
+            }
+            boolean parked = admission.failedAttempt(e.submissionId(), String.valueOf(e.getCause()));
+            LOG.log(Level.WARNING, e, () -> "Partition '" + p.partitionKey() + "' of policy '" + p.policyName()
+                    + "': staged job " + e.submissionId() + (parked ? " is parked after repeated failures" : " failed to admit"));
+            return 0;
+        } catch (RuntimeException e) {
+            if (outage.absorbs(e)) {
+                throw e; // the database is gone: end the tick rather than fail every claimed partition
+            }
+            LOG.log(Level.WARNING, e, () -> "Admission of partition '" + p.partitionKey() + "' of policy '"
+                    + p.policyName() + "' rolled back; its jobs stay staged");
+            denials.add(new Denial(p.id(), p.policyName(), Denial.ADMISSION_FAILED, FAILURE_BACKOFF, 0));
+            return 0;
+        }
+    }
+
+    /** One group's transaction; when it fails, each partition again on its own, so a failure stays with its partition. */
+    int admitGroup(EffectivePolicy policy, List<ClaimedPartition> group, int batch) {
+        if (group.size() > 1) {
+            try {
+                List<AdmissionOutcome> outcomes = admission.admitTogether(group, policy, batch);
+                int admitted = 0;
+                for (int i = 0; i < group.size(); i++) {
+                    admitted += settle(group.get(i), policy, outcomes.get(i));
+                }
+                return admitted;
+            } catch (RuntimeException e) {
+                if (outage.absorbs(e)) {
+                    throw e;
+                }
+                LOG.log(Level.FINE, e, () -> "Admission of " + group.size() + " partitions of policy '" + policy.name()
+                        + "' together rolled back; each is admitted on its own");
+            }
+        }
+        int admitted = 0;
+        for (ClaimedPartition p : group) {
+            admitted += admitOne(p, policy, batch);
+        }
+        return admitted;
+    }
+
+    /** A partition's outcome: its denial, if any, for the iteration's denials; @return admitted. */
+    private int settle(ClaimedPartition p, EffectivePolicy policy, AdmissionOutcome outcome) {
+        if (outcome.denied()) {
+            if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
+                // another worker or node took the last slots after this iteration counted them
+                signal.awaitSlot(policy.name());
+                keepPlace(p, Denial.CAPACITY_FULL);
+            } else {
+                denials.add(new Denial(p.id(), p.policyName(), outcome.reason(), outcome.retryAfter(), 0));
+            }
+        }
+        report.admitted(outcome.admitted());
+        return outcome.admitted();
+    }
+}

@@ -1,0 +1,120 @@
+package io.dispatchpolicy.tick;
+
+import io.dispatchpolicy.domain.gate.DecayedAdmits;
+import io.dispatchpolicy.domain.gate.TickBudget;
+import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.policy.EffectivePolicy;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * The round of a policy's claimed partitions outside lanes (and of one lane's when nothing is scarce):
+ * strictly by their highest waiting priority (ADR 0009), a higher priority taking what it can before a
+ * lower one gets any; within one priority fairly — lowest decayed admits first, sharing what is left
+ * ({@link TickBudget}) — or, when nothing is scarce, in groups of small partitions admitted together
+ * (ADR 0016).
+ */
+final class PolicyRound {
+
+    private PolicyRound() {
+    }
+
+    /** Partitions of any priorities sharing {@code left}: each priority in turn, highest first. @return admitted */
+    static int admit(EffectivePolicy policy, List<ClaimedPartition> claimed, OptionalInt left, String exhausted, long now,
+                     Admitter admitter) {
+        TreeMap<Integer, List<ClaimedPartition>> byPriority = new TreeMap<>(Comparator.reverseOrder());
+        claimed.forEach(p -> byPriority.computeIfAbsent(p.topPriority(), k -> new ArrayList<>()).add(p));
+        int admitted = 0;
+        for (List<ClaimedPartition> tier : byPriority.values()) {
+            int used = fairly(policy, ordered(policy, tier, now), left, exhausted, admitter);
+            admitted += used;
+            if (left.isPresent()) {
+                left = OptionalInt.of(Math.max(0, left.getAsInt() - used));
+            }
+        }
+        return admitted;
+    }
+
+    /** Claimed partitions in admission order: highest waiting priority first, then fairly (decayed admits). */
+    static List<ClaimedPartition> ordered(EffectivePolicy policy, List<ClaimedPartition> claimed, long now) {
+        List<ClaimedPartition> ordered = new ArrayList<>(claimed);
+        Comparator<ClaimedPartition> byPriority = Comparator.comparingInt(ClaimedPartition::topPriority).reversed();
+        Comparator<ClaimedPartition> order = policy.fairnessHalfLife().map(halfLife -> {
+            double seconds = halfLife.toMillis() / 1000.0;
+            return byPriority.thenComparingDouble(
+                            (ClaimedPartition p) -> DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
+                    .thenComparingLong(ClaimedPartition::previousCheckedAtMillis)
+                    .thenComparingLong(ClaimedPartition::id);
+        }).orElse(byPriority);
+        ordered.sort(order);
+        return ordered;
+    }
+
+    /**
+     * One priority's partitions, in order, sharing {@code left}; those it does not reach are denied with
+     * {@code exhausted} and keep their place. A partition that took its whole share but less than a batch
+     * is topped up from what the others left. @return admitted
+     */
+    private static int fairly(EffectivePolicy policy, List<ClaimedPartition> ordered, OptionalInt left, String exhausted,
+                              Admitter admitter) {
+        int batch = policy.admissionBatchSize();
+        TickBudget budget = new TickBudget(left, ordered.size());
+        if (!budget.limited() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
+            return inGroups(policy, ordered, batch, admitter);
+        }
+        Map<Long, Integer> admittedBy = new HashMap<>();
+        List<ClaimedPartition> filled = new ArrayList<>();
+        for (ClaimedPartition p : ordered) {
+            if (budget.exhausted()) {
+                admitter.keepPlace(p, exhausted);
+                continue;
+            }
+            int limit = Math.min(batch, budget.nextShare());
+            int n = admitter.admitOne(p, policy, limit);
+            budget.use(n);
+            admittedBy.put(p.id(), n);
+            if (budget.limited() && n == limit && n < batch) {
+                filled.add(p);
+            }
+        }
+        for (ClaimedPartition p : filled) {
+            int extra = Math.min(budget.remaining(), batch - admittedBy.get(p.id()));
+            if (extra <= 0) {
+                break;
+            }
+            int n = admitter.admitOne(p, policy, extra);
+            budget.use(n);
+            admittedBy.merge(p.id(), n, Integer::sum);
+        }
+        return admittedBy.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * Without a budget (nor a capacity, which binds like one) what a partition may take does not depend on
+     * what the others took, so consecutive partitions share a transaction until together they wait for a
+     * batch: a transaction admits about a batch of jobs whether they come from one busy partition or from
+     * many with a few each, and the cost of a transaction (its commit, its locks' statement) is paid per
+     * batch, not per partition (ADR 0016). @return admitted
+     */
+    private static int inGroups(EffectivePolicy policy, List<ClaimedPartition> ordered, int batch, Admitter admitter) {
+        int admitted = 0;
+        List<ClaimedPartition> group = new ArrayList<>();
+        int waiting = 0;
+        for (ClaimedPartition p : ordered) {
+            group.add(p);
+            waiting += Math.min(batch, p.pending());
+            if (waiting >= batch) {
+                admitted += admitter.admitGroup(policy, group, batch);
+                group.clear();
+                waiting = 0;
+            }
+        }
+        return group.isEmpty() ? admitted : admitted + admitter.admitGroup(policy, group, batch);
+    }
+}
