@@ -3,6 +3,8 @@ package io.dispatchpolicy.admission;
 import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
 import io.dispatchpolicy.staging.StagedJobRows;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,18 +27,19 @@ public class AdmissionRepository {
     // owned by this node, each partition's counters and decayed admits, and the gate state on its key's
     // gate row (the partition itself outside lanes). The partitions of one call never share a gate row
     // (only lanes of a key do, and lanes are admitted one partition per transaction).
-    private static final String RECORD = """
-            WITH node AS (SELECT ?::uuid AS id),
+    private static final Sql RECORD = Sql.template("""
+            WITH node AS (SELECT :node::uuid AS id),
             args AS (
                 SELECT a.partition_id, a.gate_id, a.lane, a.policy, a.taken, a.admitted, a.gate_state::jsonb AS gate_state,
                        a.decayed, a.decayed_at, a.full_at, a.wait_reason, a.wait_ms
-                  FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::float8[],
-                              ?::bigint[], ?::bigint[], ?::text[], ?::bigint[])
+                  FROM unnest(:partitions::bigint[], :gates::bigint[], :lanes::text[], :policies::text[], :taken::int[],
+                              :admitted::int[], :gateStates::text[], :decayed::float8[], :decayedAt::bigint[], :fullAt::bigint[],
+                              :waitReasons::text[], :waitMs::bigint[])
                        AS a(partition_id, gate_id, lane, policy, taken, admitted, gate_state, decayed, decayed_at, full_at,
                             wait_reason, wait_ms)),
             batch AS (
-                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
-                                     ?::text[])
+                SELECT * FROM unnest(:jobPartitions::bigint[], :submissions::bigint[], :executions::bigint[], :priorities::int[],
+                                     :attempts::int[], :stagedMs::bigint[], :submittedBy::text[], :dueMs::bigint[], :jobNames::text[])
                        AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
@@ -77,18 +80,18 @@ public class AdmissionRepository {
                    decayed_admits_at = coalesce(to_timestamp(args.decayed_at / 1000.0), p.decayed_admits_at),
                    next_eligible_at = CASE WHEN args.wait_ms > 0 THEN clock_timestamp() + make_interval(secs => args.wait_ms / 1000.0) END,
                    last_deny_reason = args.wait_reason,
-                   top_priority = TOP_PRIORITY
+                   top_priority = {{topPriority}}
               FROM args
              WHERE p.id = args.partition_id
-            """.replace("TOP_PRIORITY", StagedJobRows.topPriorityOf("p.id"));
+            """).with("topPriority", StagedJobRows.topPriorityOf("p.id"));
 
-    private static final String STATUS = """
-            SELECT 'STAGED', NULL::bigint, staged_at, due_at, attempt FROM dispatch.staged_jobs WHERE id = ?
+    private static final Sql STATUS = Sql.of("""
+            SELECT 'STAGED', NULL::bigint, staged_at, due_at, attempt FROM dispatch.staged_jobs WHERE id = :submission
             UNION ALL
-            SELECT 'DEAD', execution_id, died_at, NULL, attempts FROM dispatch.dead_jobs WHERE submission_id = ?
+            SELECT 'DEAD', execution_id, died_at, NULL, attempts FROM dispatch.dead_jobs WHERE submission_id = :submission
             UNION ALL
-            SELECT 'ADMITTED', execution_id, admitted_at, NULL, attempt FROM dispatch.admissions WHERE submission_id = ?
-            """;
+            SELECT 'ADMITTED', execution_id, admitted_at, NULL, attempt FROM dispatch.admissions WHERE submission_id = :submission
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -104,30 +107,28 @@ public class AdmissionRepository {
             admitted.addAll(r.admitted());
             jobs.addAll(r.jobs());
         }
-        jdbc.update(RECORD, (c, st) -> {
-            st.setObject(1, nodeId);
-            st.setArray(2, Jdbc.longs(c, rs.stream().map(r -> r.where().partitionId()).toList()));
-            st.setArray(3, Jdbc.longs(c, rs.stream().map(r -> r.where().gateId()).toList()));
-            st.setArray(4, Jdbc.texts(c, rs.stream().map(r -> r.where().lane()).toList()));
-            st.setArray(5, Jdbc.texts(c, rs.stream().map(r -> r.where().policyName()).toList()));
-            st.setArray(6, Jdbc.ints(c, rs.stream().map(Recording::pendingTaken).toList()));
-            st.setArray(7, Jdbc.ints(c, rs.stream().map(r -> r.admitted().size()).toList()));
-            st.setArray(8, Jdbc.texts(c, rs.stream().map(Recording::gateStateJson).toList()));
-            st.setArray(9, c.createArrayOf("float8", rs.stream().map(Recording::decayedAdmits).toArray(Double[]::new)));
-            st.setArray(10, Jdbc.longs(c, rs.stream().map(r -> r.decayedAdmits() == null ? null : r.nowMillis()).toList()));
-            st.setArray(11, Jdbc.longs(c, rs.stream().map(Recording::bucketsFullAtMillis).toList()));
-            st.setArray(12, Jdbc.texts(c, rs.stream().map(r -> r.next() == null ? null : r.next().reason()).toList()));
-            st.setArray(13, Jdbc.longs(c, rs.stream().map(r -> r.next() == null ? 0L : r.next().retryMillis()).toList()));
-            st.setArray(14, Jdbc.longs(c, jobPartitions));
-            st.setArray(15, Jdbc.longs(c, admitted.stream().map(Admitted::submissionId).toList()));
-            st.setArray(16, Jdbc.longs(c, admitted.stream().map(Admitted::executionId).toList()));
-            st.setArray(17, Jdbc.ints(c, jobs.stream().map(StagedJob::priority).toList()));
-            st.setArray(18, Jdbc.ints(c, jobs.stream().map(StagedJob::attempt).toList()));
-            st.setArray(19, Jdbc.longs(c, jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList()));
-            st.setArray(20, Jdbc.texts(c, jobs.stream().map(StagedJob::submittedBy).toList()));
-            st.setArray(21, Jdbc.longs(c, jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList()));
-            st.setArray(22, Jdbc.texts(c, jobs.stream().map(StagedJob::jobName).toList()));
-        });
+        jdbc.update(RECORD, Params.of().uuid("node", nodeId)
+                .longs("partitions", rs.stream().map(r -> r.where().partitionId()).toList())
+                .longs("gates", rs.stream().map(r -> r.where().gateId()).toList())
+                .texts("lanes", rs.stream().map(r -> r.where().lane()).toList())
+                .texts("policies", rs.stream().map(r -> r.where().policyName()).toList())
+                .ints("taken", rs.stream().map(Recording::pendingTaken).toList())
+                .ints("admitted", rs.stream().map(r -> r.admitted().size()).toList())
+                .texts("gateStates", rs.stream().map(Recording::gateStateJson).toList())
+                .float8s("decayed", rs.stream().map(Recording::decayedAdmits).toList())
+                .longs("decayedAt", rs.stream().map(r -> r.decayedAdmits() == null ? null : r.nowMillis()).toList())
+                .longs("fullAt", rs.stream().map(Recording::bucketsFullAtMillis).toList())
+                .texts("waitReasons", rs.stream().map(r -> r.next() == null ? null : r.next().reason()).toList())
+                .longs("waitMs", rs.stream().map(r -> r.next() == null ? 0L : r.next().retryMillis()).toList())
+                .longs("jobPartitions", jobPartitions)
+                .longs("submissions", admitted.stream().map(Admitted::submissionId).toList())
+                .longs("executions", admitted.stream().map(Admitted::executionId).toList())
+                .ints("priorities", jobs.stream().map(StagedJob::priority).toList())
+                .ints("attempts", jobs.stream().map(StagedJob::attempt).toList())
+                .longs("stagedMs", jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList())
+                .texts("submittedBy", jobs.stream().map(StagedJob::submittedBy).toList())
+                .longs("dueMs", jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList())
+                .texts("jobNames", jobs.stream().map(StagedJob::jobName).toList()));
     }
 
     /**
@@ -161,11 +162,7 @@ public class AdmissionRepository {
     }
 
     public SubmissionStatus status(long submissionId) {
-        return jdbc.query(STATUS, (c, st) -> {
-            st.setLong(1, submissionId);
-            st.setLong(2, submissionId);
-            st.setLong(3, submissionId);
-        }, rs -> {
+        return jdbc.query(STATUS, Params.of().bigint("submission", submissionId), rs -> {
             String state = rs.getString(1);
             long execution = rs.getLong(2);
             return new SubmissionStatus(submissionId, SubmissionStatus.State.valueOf(state),

@@ -2,6 +2,8 @@ package io.dispatchpolicy.admission;
 
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.staging.StagedJobRows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,9 +31,9 @@ public class AdmissionTake {
     // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
     // The next jobs of one or several partitions (a group admitted together, ADR 0016), each up to its
     // own limit, off the top of the admit index: one round trip whatever the group's size.
-    private static final String TAKE = """
+    private static final Sql TAKE = Sql.template("""
             WITH wanted AS (
-                SELECT * FROM unnest(?::bigint[], ?::int[]) AS w(partition_id, lim)),
+                SELECT * FROM unnest(:partitions::bigint[], :limits::int[]) AS w(partition_id, lim)),
             picked AS MATERIALIZED (
                 SELECT t.id FROM wanted w CROSS JOIN LATERAL (
                     SELECT id FROM dispatch.staged_jobs
@@ -40,57 +42,57 @@ public class AdmissionTake {
                      LIMIT w.lim
                        FOR UPDATE SKIP LOCKED) t)
             DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
-            RETURNING COLUMNS, s.partition_id
-            """.replace("COLUMNS", StagedJobRows.columns("s."));
+            RETURNING {{columns}}, s.partition_id
+            """).with("columns", StagedJobRows.columns("s."));
 
     // One more failed admission; at the limit the job is parked: out of the partition's pending count
     // (so the rest of the partition flows and the claim stops returning to it) but kept, with its error.
-    private static final String FAILED_ATTEMPT = """
+    private static final Sql FAILED_ATTEMPT = Sql.template("""
             WITH job AS (
                 UPDATE dispatch.staged_jobs
                    SET admit_attempts = admit_attempts + 1,
-                       last_error = left(?, 2000),
-                       parked_at = CASE WHEN admit_attempts + 1 >= ? THEN clock_timestamp() END
-                 WHERE id = ? AND parked_at IS NULL
+                       last_error = left(:error, 2000),
+                       parked_at = CASE WHEN admit_attempts + 1 >= :maxAttempts THEN clock_timestamp() END
+                 WHERE id = :submission AND parked_at IS NULL
                 RETURNING partition_id, parked_at IS NOT NULL AS parked)
             UPDATE dispatch.partitions p
                SET pending_count = p.pending_count - 1, parked_count = p.parked_count + 1,
-                   top_priority = TOP_PRIORITY
+                   top_priority = {{topPriority}}
               FROM job
              WHERE p.id = job.partition_id AND job.parked
             RETURNING p.id
-            """.replace("TOP_PRIORITY", StagedJobRows.topPriorityOf("p.id"));
+            """).with("topPriority", StagedJobRows.topPriorityOf("p.id"));
 
     // One of them taken out of staging for its admission (the caller holds its partition's lock).
-    private static final String TAKE_BYPASSED = """
+    private static final Sql TAKE_BYPASSED = Sql.template("""
             WITH taken AS (
                 DELETE FROM dispatch.staged_jobs
-                 WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = ? AND partition_id = ? AND bypass
+                 WHERE id = (SELECT id FROM dispatch.staged_jobs WHERE id = :submission AND partition_id = :partition AND bypass
                                 FOR UPDATE SKIP LOCKED)
-                RETURNING COLUMNS),
+                RETURNING {{columns}}),
             counted AS (
                 UPDATE dispatch.partitions SET scheduled_count = scheduled_count - 1
-                 WHERE id = ? AND EXISTS (SELECT 1 FROM taken))
+                 WHERE id = :partition AND EXISTS (SELECT 1 FROM taken))
             SELECT * FROM taken
-            """.replace("COLUMNS", StagedJobRows.columns(""));
+            """).with("columns", StagedJobRows.columns(""));
 
     // A bypassing restart JBeret refused: it joins the partition's waiting set as an ordinary restart,
     // so the admission path counts its failed attempts and parks it at the limit, like any job.
-    private static final String BYPASS_REFUSED = """
+    private static final Sql BYPASS_REFUSED = Sql.of("""
             WITH job AS (
                 UPDATE dispatch.staged_jobs
-                   SET bypass = false, due_at = NULL, admit_attempts = admit_attempts + 1, last_error = left(?, 2000)
-                 WHERE id = ? AND bypass
+                   SET bypass = false, due_at = NULL, admit_attempts = admit_attempts + 1, last_error = left(:error, 2000)
+                 WHERE id = :submission AND bypass
                 RETURNING partition_id, priority)
             UPDATE dispatch.partitions p
                SET top_priority = CASE WHEN p.pending_count = 0 THEN job.priority ELSE greatest(p.top_priority, job.priority) END,
                    pending_count = p.pending_count + 1, scheduled_count = p.scheduled_count - 1
               FROM job
              WHERE p.id = job.partition_id
-            """;
+            """);
 
     /** TAKE as it runs, for tests that assert its plan. */
-    public static final String TAKE_SQL = TAKE;
+    public static final String TAKE_SQL = TAKE.jdbc();
 
     @Inject
     Jdbc jdbc;
@@ -108,10 +110,7 @@ public class AdmissionTake {
     public Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
         List<Long> ids = new ArrayList<>(limits.keySet());
         Map<Long, List<StagedJob>> taken = new HashMap<>();
-        jdbc.query(TAKE, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, ids));
-            st.setArray(2, Jdbc.ints(c, ids.stream().map(limits::get).toList()));
-        }, rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
+        jdbc.query(TAKE, Params.of().longs("partitions", ids).ints("limits", ids.stream().map(limits::get).toList()), rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
                 .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
         taken.values().forEach(jobs -> jobs.sort(
                 java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
@@ -120,27 +119,18 @@ public class AdmissionTake {
 
     /** Counts a failed admission of a staged job; @return true when that parked it. */
     public boolean failedAttempt(long submissionId, String error, int maxAttempts) {
-        return !jdbc.query(FAILED_ATTEMPT, (c, st) -> {
-            st.setString(1, error);
-            st.setInt(2, maxAttempts);
-            st.setLong(3, submissionId);
-        }, rs -> rs.getLong(1)).isEmpty();
+        return !jdbc.query(FAILED_ATTEMPT, Params.of().text("error", error).integer("maxAttempts", maxAttempts)
+                .bigint("submission", submissionId), rs -> rs.getLong(1)).isEmpty();
     }
 
     /** Takes one due bypassing restart of a partition this transaction has locked; empty if another took it. */
     public Optional<StagedJob> takeBypassed(long submissionId, long partitionId) {
-        return jdbc.query(TAKE_BYPASSED, (c, st) -> {
-            st.setLong(1, submissionId);
-            st.setLong(2, partitionId);
-            st.setLong(3, partitionId);
-        }, StagedJobRows::read).stream().findFirst();
+        return jdbc.query(TAKE_BYPASSED, Params.of().bigint("submission", submissionId).bigint("partition", partitionId),
+                StagedJobRows::read).stream().findFirst();
     }
 
     /** Turns a bypassing restart JBeret refused into an ordinary waiting one, with its error counted. */
     public void bypassRefused(long submissionId, String error) {
-        jdbc.update(BYPASS_REFUSED, (c, st) -> {
-            st.setString(1, error);
-            st.setLong(2, submissionId);
-        });
+        jdbc.update(BYPASS_REFUSED, Params.of().text("error", error).bigint("submission", submissionId));
     }
 }

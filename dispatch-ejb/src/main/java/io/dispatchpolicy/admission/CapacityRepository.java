@@ -1,6 +1,8 @@
 package io.dispatchpolicy.admission;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -11,21 +13,21 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class CapacityRepository {
 
-    private static final String LOCK = """
-            SELECT 1 FROM dispatch.policy_capacity WHERE policy_name = ? FOR UPDATE
-            """;
+    private static final Sql LOCK = Sql.of("""
+            SELECT 1 FROM dispatch.policy_capacity WHERE policy_name = :policy FOR UPDATE
+            """);
 
-    private static final String CREATE = """
-            INSERT INTO dispatch.policy_capacity (policy_name) VALUES (?) ON CONFLICT DO NOTHING
-            """;
+    private static final Sql CREATE = Sql.of("""
+            INSERT INTO dispatch.policy_capacity (policy_name) VALUES (:policy) ON CONFLICT DO NOTHING
+            """);
 
-    private static final String IN_FLIGHT = """
-            SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = ?
-            """;
+    private static final Sql IN_FLIGHT = Sql.of("""
+            SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = :policy
+            """);
 
-    private static final String IN_FLIGHT_BY_LANE = """
-            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? GROUP BY lane
-            """;
+    private static final Sql IN_FLIGHT_BY_LANE = Sql.of("""
+            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = :policy GROUP BY lane
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -37,22 +39,22 @@ public class CapacityRepository {
      * would read a snapshot from before the wait).
      */
     public long lockAndCount(String policy) {
-        if (jdbc.query(LOCK, (c, st) -> st.setString(1, policy), rs -> 1).isEmpty()) {
-            jdbc.update(CREATE, (c, st) -> st.setString(1, policy));
-            jdbc.query(LOCK, (c, st) -> st.setString(1, policy), rs -> 1);
+        if (jdbc.query(LOCK, Params.of().text("policy", policy), rs -> 1).isEmpty()) {
+            jdbc.update(CREATE, Params.of().text("policy", policy));
+            jdbc.query(LOCK, Params.of().text("policy", policy), rs -> 1);
         }
         return inFlight(policy);
     }
 
     /** The policy's jobs in flight now, without the lock: what the tick plans an iteration with. */
     public long inFlight(String policy) {
-        return jdbc.query(IN_FLIGHT, (c, st) -> st.setString(1, policy), rs -> rs.getLong(1)).get(0);
+        return jdbc.query(IN_FLIGHT, Params.of().text("policy", policy), rs -> rs.getLong(1)).get(0);
     }
 
     /** The policy's jobs in flight now by lane ({@code ""}: outside lanes), without the lock. */
     public java.util.Map<String, Long> inFlightByLane(String policy) {
         java.util.Map<String, Long> byLane = new java.util.HashMap<>();
-        jdbc.query(IN_FLIGHT_BY_LANE, (c, st) -> st.setString(1, policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
+        jdbc.query(IN_FLIGHT_BY_LANE, Params.of().text("policy", policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
         return byLane;
     }
 }

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.admission;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.node.NodeRepository;
 import io.dispatchpolicy.staging.StagingRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,16 +18,16 @@ import java.util.UUID;
 public class InflightRepository {
 
     // A key's jobs in flight, in every lane: what its gates count.
-    private static final String COUNT = """
-            SELECT count(*) FROM dispatch.inflight_jobs WHERE gate_id = ?
-            """;
+    private static final Sql COUNT = Sql.of("""
+            SELECT count(*) FROM dispatch.inflight_jobs WHERE gate_id = :gate
+            """);
 
     // Conditional on ownership: if recovery moved the row to another node, this runner must not run.
     // The row lock serialises it with ADOPT_UNSTARTED, so exactly one runner ever starts an execution.
-    private static final String STARTED = """
+    private static final Sql STARTED = Sql.of("""
             UPDATE dispatch.inflight_jobs SET started_at = clock_timestamp()
-             WHERE execution_id = ? AND node_id = ? AND started_at IS NULL
-            """;
+             WHERE execution_id = :execution AND node_id = :node AND started_at IS NULL
+            """);
 
     // Frees the slot and returns what the adaptive feedback needs: the partition, its key's gate row,
     // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
@@ -36,10 +38,10 @@ public class InflightRepository {
     // write was lost (a connection the database restart broke) leaves its row to reconcile, which
     // writes the end back and settles it, instead of freeing the slot of an execution still STARTED
     // on record.
-    private static final String FINISHED = """
+    private static final Sql FINISHED = Sql.of("""
             WITH gone AS (
-                DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = ?
-                   AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = ?)
+                DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = :execution
+                   AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = :status)
                 RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
                           priority, attempt),
             gate AS (
@@ -55,75 +57,77 @@ public class InflightRepository {
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
                    EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt
               FROM gone LEFT JOIN gate ON true
-            """;
+            """);
 
     // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
     // exactly one recoverer gets each row; SKIP LOCKED avoids waiting on a row a runner is marking as
     // started right now.
     // (MATERIALIZED, here and below: a LIMITed SKIP LOCKED pick must run once; see StagingRepository.TAKE.)
-    private static final String ADOPT_UNSTARTED = """
+    private static final Sql ADOPT_UNSTARTED = NodeRepository.withGone(Sql.template("""
             WITH orphan AS MATERIALIZED (
                 SELECT j.execution_id
                   FROM dispatch.inflight_jobs j
                   JOIN dispatch.nodes n ON n.id = j.node_id
                  WHERE j.started_at IS NULL
-                   AND j.node_id <> ?
-                   AND %s
+                   AND j.node_id <> :node
+                   AND {{gone}}
                  ORDER BY j.execution_id
-                 LIMIT ?
+                 LIMIT :limit
                    FOR UPDATE OF j SKIP LOCKED)
             UPDATE dispatch.inflight_jobs i
-               SET node_id = ?
+               SET node_id = :node
               FROM orphan
              WHERE i.execution_id = orphan.execution_id
             RETURNING i.execution_id
-            """.formatted(NodeRepository.GONE);
+            """));
 
     // Rows of jobs that were running on a node that is gone, by the same test: their slots are
     // released here, in the transaction that also fails and restarts their executions.
-    private static final String RELEASE_STARTED = """
+    private static final Sql RELEASE_STARTED = NodeRepository.withGone(Sql.template("""
             WITH dead AS MATERIALIZED (
                 SELECT j.execution_id
                   FROM dispatch.inflight_jobs j
                   JOIN dispatch.nodes n ON n.id = j.node_id
                  WHERE j.started_at IS NOT NULL
-                   AND j.node_id <> ?
-                   AND %s
+                   AND j.node_id <> :node
+                   AND {{gone}}
                  ORDER BY j.execution_id
-                 LIMIT ?
+                 LIMIT :limit
                    FOR UPDATE OF j SKIP LOCKED)
             DELETE FROM dispatch.inflight_jobs i
              USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
-            """.formatted(NodeRepository.GONE);
+            """));
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
-    private static final String ENDED_STOPPED = """
+    private static final Sql ENDED_STOPPED = Sql.of("""
             UPDATE dispatch.inflight_jobs SET ended_at = clock_timestamp(), ended_status = 'STOPPED'
-             WHERE execution_id = ?
-            """;
+             WHERE execution_id = :execution
+            """);
 
-    private static final String OWN = """
-            SELECT execution_id FROM dispatch.inflight_jobs WHERE node_id = ? ORDER BY execution_id
-            """;
+    private static final Sql OWN = Sql.of("""
+            SELECT execution_id FROM dispatch.inflight_jobs WHERE node_id = :node ORDER BY execution_id
+            """);
 
     // Rows of this node, locked for the transaction that repairs them. The ownership test is repeated
     // under the lock: a runner or another node may have moved the row on meanwhile.
-    private static final String LOCK_OWN = """
+    private static final Sql LOCK_OWN = Sql.of("""
             SELECT execution_id, started_at IS NOT NULL FROM dispatch.inflight_jobs
-             WHERE execution_id = ANY(?::bigint[]) AND node_id = ?
+             WHERE execution_id = ANY(:executions::bigint[]) AND node_id = :node
              ORDER BY execution_id
                FOR UPDATE SKIP LOCKED
-            """;
+            """);
 
     // Rows this transaction holds locked: released like a dead node's, in the transaction that settles them.
-    private static final String RELEASE = """
+    private static final Sql RELEASE = Sql.of("""
             DELETE FROM dispatch.inflight_jobs i
              USING dispatch.partitions p
-             WHERE i.execution_id = ANY(?::bigint[]) AND p.id = i.partition_id
+             WHERE i.execution_id = ANY(:executions::bigint[]) AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
-            """;
+            """);
+
+    private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
 
     /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
     public record Finished(long partitionId, long gateId, String policyName, String contextJson, double lagMs, boolean woke,
@@ -140,15 +144,12 @@ public class InflightRepository {
 
     /** The jobs in flight that count against the gates of the key whose gate row is {@code gateId}. */
     public long count(long gateId) {
-        return jdbc.query(COUNT, (c, st) -> st.setLong(1, gateId), rs -> rs.getLong(1)).get(0);
+        return jdbc.query(COUNT, Params.of().bigint("gate", gateId), rs -> rs.getLong(1)).get(0);
     }
 
     /** Marks the execution started by {@code node}; false if the row is not this node's to start. */
     public boolean started(long executionId, UUID node) {
-        return jdbc.update(STARTED, (c, st) -> {
-            st.setLong(1, executionId);
-            st.setObject(2, node);
-        }) == 1;
+        return jdbc.update(STARTED, Params.of().bigint("execution", executionId).uuid("node", node)) == 1;
     }
 
     /**
@@ -156,10 +157,7 @@ public class InflightRepository {
      * row was already gone (released by recovery) or the record lags the runner (reconcile settles it).
      */
     public Optional<Finished> finished(long executionId, String recordedStatus) {
-        return jdbc.query(FINISHED, (c, st) -> {
-                    st.setLong(1, executionId);
-                    st.setString(2, recordedStatus);
-                },
+        return jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
                 rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
                         rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
                 .stream().findFirst();
@@ -167,22 +165,18 @@ public class InflightRepository {
 
     /** Moves up to {@code limit} never-started rows of gone nodes to {@code node}; returns their execution ids. */
     public List<Long> adoptUnstarted(UUID node, Duration staleAfter, Duration grace, int limit) {
-        return jdbc.query(ADOPT_UNSTARTED, (c, st) -> {
-            st.setObject(1, node);
-            NodeRepository.bindGone(st, 2, staleAfter, grace);
-            st.setInt(5, limit);
-            st.setObject(6, node);
-        }, rs -> rs.getLong(1));
+        return jdbc.query(ADOPT_UNSTARTED, NodeRepository.gone(Params.of().uuid("node", node).integer("limit", limit), staleAfter, grace),
+                rs -> rs.getLong(1));
     }
 
     /** Records that the execution's runner ended STOPPED; the row keeps its slot until reconciled. */
     public void endedStopped(long executionId) {
-        jdbc.update(ENDED_STOPPED, (c, st) -> st.setLong(1, executionId));
+        jdbc.update(ENDED_STOPPED, Params.of().bigint("execution", executionId));
     }
 
     /** Execution ids of every in-flight row this node owns. */
     public List<Long> ownedBy(UUID node) {
-        return jdbc.query(OWN, (c, st) -> st.setObject(1, node), rs -> rs.getLong(1));
+        return jdbc.query(OWN, Params.of().uuid("node", node), rs -> rs.getLong(1));
     }
 
     /** A row of this node, locked, and whether its runner had marked it started. */
@@ -191,10 +185,7 @@ public class InflightRepository {
 
     /** Locks those of {@code executionIds} that are still this node's (skipping rows others hold). */
     public List<Owned> lockOwn(UUID node, List<Long> executionIds) {
-        return jdbc.query(LOCK_OWN, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, executionIds));
-            st.setObject(2, node);
-        }, rs -> new Owned(rs.getLong(1), rs.getBoolean(2)));
+        return jdbc.query(LOCK_OWN, Params.of().longs("executions", executionIds).uuid("node", node), rs -> new Owned(rs.getLong(1), rs.getBoolean(2)));
     }
 
     /** Deletes rows this transaction has locked and returns them. */
@@ -202,16 +193,13 @@ public class InflightRepository {
         if (executionIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(RELEASE, (c, st) -> st.setArray(1, Jdbc.longs(c, executionIds)), InflightRepository::released);
+        return jdbc.query(RELEASE, Params.of().longs("executions", executionIds), InflightRepository::released);
     }
 
     /** Deletes up to {@code limit} rows of started jobs of gone nodes and returns them. */
     public List<Released> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
-        return jdbc.query(RELEASE_STARTED, (c, st) -> {
-            st.setObject(1, node);
-            NodeRepository.bindGone(st, 2, staleAfter, grace);
-            st.setInt(5, limit);
-        }, InflightRepository::released);
+        return jdbc.query(RELEASE_STARTED, NodeRepository.gone(Params.of().uuid("node", node).integer("limit", limit), staleAfter, grace),
+                InflightRepository::released);
     }
 
     private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
@@ -220,6 +208,6 @@ public class InflightRepository {
 
     /** Deletes the row without feedback (an execution recovery found already ended). */
     public void forget(long executionId) {
-        jdbc.update("DELETE FROM dispatch.inflight_jobs WHERE execution_id = ?", (c, st) -> st.setLong(1, executionId));
+        jdbc.update(FORGET, Params.of().bigint("execution", executionId));
     }
 }

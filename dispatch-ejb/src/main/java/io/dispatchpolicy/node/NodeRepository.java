@@ -1,6 +1,8 @@
 package io.dispatchpolicy.node;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -20,65 +22,65 @@ public class NodeRepository {
      * {@code inflight-stale-after} (the fallback, for a server cut off from the database while its
      * session looks alive); or when its advisory lock is not held and its heartbeat is older than the
      * grace (two heartbeat intervals) — provided the database itself has been up for the grace, so a
-     * live node had the time to take its lock again after a database restart. Binds: stale-after
-     * seconds, grace seconds, grace seconds. A slow node whose session lives keeps its lock: never gone
-     * before stale-after.
+     * live node had the time to take its lock again after a database restart. Names
+     * {@code :staleAfterSeconds} and {@code :graceSeconds} (bound by {@link #gone}); a statement takes it
+     * as its fragment {@code {{gone}}} through {@link #withGone}, which also fills the lock namespace. A
+     * slow node whose session lives keeps its lock: never gone before stale-after.
      */
-    public static final String GONE = """
+    private static final String GONE_TEST = """
             (n.stopped_at IS NOT NULL
-             OR n.heartbeat_at < clock_timestamp() - make_interval(secs => ?)
-             OR (n.heartbeat_at < clock_timestamp() - make_interval(secs => ?)
-                 AND pg_postmaster_start_time() < clock_timestamp() - make_interval(secs => ?)
+             OR n.heartbeat_at < clock_timestamp() - make_interval(secs => :staleAfterSeconds)
+             OR (n.heartbeat_at < clock_timestamp() - make_interval(secs => :graceSeconds)
+                 AND pg_postmaster_start_time() < clock_timestamp() - make_interval(secs => :graceSeconds)
                  AND NOT EXISTS (SELECT 1 FROM pg_locks l
                                   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-                                    AND l.classid = %d::oid AND l.objid = n.lock_key::oid)))
-            """.formatted(NodeLiveness.NAMESPACE);
+                                    AND l.classid = {{lockNamespace}}::oid AND l.objid = n.lock_key::oid)))
+            """;
 
-    private static final String REGISTER = """
+    private static final Sql REGISTER = Sql.of("""
             INSERT INTO dispatch.nodes (id, node_name, started_at, heartbeat_at, lock_key)
-            VALUES (?, ?, clock_timestamp(), clock_timestamp(), nextval('dispatch.node_lock_key_seq'))
+            VALUES (:node, :nodeName, clock_timestamp(), clock_timestamp(), nextval('dispatch.node_lock_key_seq'))
             RETURNING lock_key
-            """;
+            """);
 
-    private static final String STOPPED = """
-            UPDATE dispatch.nodes SET stopped_at = clock_timestamp() WHERE id = ?
-            """;
+    private static final Sql STOPPED = Sql.of("""
+            UPDATE dispatch.nodes SET stopped_at = clock_timestamp() WHERE id = :node
+            """);
 
-    private static final String LIVE_NAMESAKES = """
+    private static final Sql LIVE_NAMESAKES = withGone(Sql.template("""
             SELECT n.id::text || ' (heartbeat ' || round(extract(epoch FROM clock_timestamp() - n.heartbeat_at)) || ' s ago)'
               FROM dispatch.nodes n
-             WHERE n.node_name = ? AND n.id <> ? AND NOT %s
-            """.formatted(GONE);
+             WHERE n.node_name = :nodeName AND n.id <> :node AND NOT {{gone}}
+            """));
 
     @Inject
     Jdbc jdbc;
 
     /** Registers this boot; @return the key of the advisory lock it is to hold. */
     public int register(UUID id, String nodeName) {
-        return jdbc.query(REGISTER, (c, st) -> {
-            st.setObject(1, id);
-            st.setString(2, nodeName);
-        }, rs -> rs.getInt(1)).get(0);
+        return jdbc.query(REGISTER, Params.of().uuid("node", id).text("nodeName", nodeName), rs -> rs.getInt(1)).get(0);
     }
 
     public void stopped(UUID id) {
-        jdbc.update(STOPPED, (c, st) -> st.setObject(1, id));
+        jdbc.update(STOPPED, Params.of().uuid("node", id));
     }
 
     /** Other boots under this name that are not gone: another live server configured with the same name. */
     public List<String> liveNamesakes(UUID id, String nodeName, Duration staleAfter, Duration grace) {
-        return jdbc.query(LIVE_NAMESAKES, (c, st) -> {
-            st.setString(1, nodeName);
-            st.setObject(2, id);
-            bindGone(st, 3, staleAfter, grace);
-        }, rs -> rs.getString(1));
+        return jdbc.query(LIVE_NAMESAKES, gone(Params.of().text("nodeName", nodeName).uuid("node", id), staleAfter, grace),
+                rs -> rs.getString(1));
     }
 
-    /** Binds {@link #GONE}'s three parameters from {@code index}. */
-    public static void bindGone(java.sql.PreparedStatement st, int index, Duration staleAfter, Duration grace)
-            throws java.sql.SQLException {
-        st.setDouble(index, staleAfter.toMillis() / 1000.0);
-        st.setDouble(index + 1, grace.toMillis() / 1000.0);
-        st.setDouble(index + 2, grace.toMillis() / 1000.0);
+    /**
+     * {@code sql} with its fragment {@code {{gone}}} filled by the test of a gone node {@code n}, which names
+     * {@code :staleAfterSeconds} and {@code :graceSeconds} ({@link #gone} binds them).
+     */
+    public static Sql withGone(Sql sql) {
+        return sql.with("gone", GONE_TEST).with("lockNamespace", Integer.toString(NodeLiveness.NAMESPACE));
+    }
+
+    /** {@code params} with the values of the gone test's parameters ({@link #withGone}). */
+    public static Params gone(Params params, Duration staleAfter, Duration grace) {
+        return params.float8("staleAfterSeconds", staleAfter.toMillis() / 1000.0).float8("graceSeconds", grace.toMillis() / 1000.0);
     }
 }

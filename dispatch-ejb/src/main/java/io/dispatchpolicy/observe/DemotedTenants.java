@@ -1,6 +1,8 @@
 package io.dispatchpolicy.observe;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.spi.Demotion;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,13 +20,13 @@ public class DemotedTenants {
     // submission is demoted while its window holds at least the threshold, so it is demoted until the
     // newest bucket at which that still holds leaves the window. Of several rules the last declared
     // wins, as at submission.
-    private static final String DEMOTED = """
+    private static final Sql DEMOTED = Sql.of("""
             WITH rules AS (
-                SELECT * FROM unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS r(res, per_s, threshold, lane, rule, idx)),
+                SELECT * FROM unnest(:resolutions::int[], :perSeconds::int[], :thresholds::int[], :lanes::text[], :rules::text[]) WITH ORDINALITY AS r(res, per_s, threshold, lane, rule, idx)),
             buckets AS (
                 SELECT r.idx, t.tenant, b.bucket_start, b.from_here
                   FROM rules r
-                  JOIN dispatch.tenant_windows t ON t.policy_name = ? AND t.resolution_s = r.res
+                  JOIN dispatch.tenant_windows t ON t.policy_name = :policy AND t.resolution_s = r.res
                  CROSS JOIN LATERAL (
                     SELECT to_timestamp((t.newest - a.age + 1) * t.resolution_s) AS bucket_start, t.total - a.before AS from_here,
                            coalesce(t.older[a.age - 1], t.total) - a.before AS submissions
@@ -40,8 +42,8 @@ public class DemotedTenants {
                 SELECT DISTINCT ON (o.tenant) o.tenant, r.lane, r.rule, o.submissions, o.until
                   FROM over o JOIN rules r ON r.idx = o.idx
                  ORDER BY o.tenant, o.idx DESC)
-            SELECT tenant, lane, rule, submissions, until FROM winner ORDER BY until DESC, tenant LIMIT ?
-            """;
+            SELECT tenant, lane, rule, submissions, until FROM winner ORDER BY until DESC, tenant LIMIT :limit
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -66,15 +68,12 @@ public class DemotedTenants {
         if (rules.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(DEMOTED, (c, st) -> {
-            st.setArray(1, Jdbc.ints(c, rules.stream().map(Demotion::resolutionSeconds).toList()));
-            st.setArray(2, Jdbc.ints(c, rules.stream().map(r -> (int) r.per().toSeconds()).toList()));
-            st.setArray(3, Jdbc.ints(c, rules.stream().map(Demotion::threshold).toList()));
-            st.setArray(4, Jdbc.texts(c, rules.stream().map(Demotion::lane).toList()));
-            st.setArray(5, Jdbc.texts(c, rules.stream().map(Demotion::describe).toList()));
-            st.setString(6, policy);
-            st.setInt(7, limit);
-        }, rs -> new Demoted(rs.getString(1), rs.getString(2), rs.getString(3),
+        return jdbc.query(DEMOTED, Params.of().ints("resolutions", rules.stream().map(Demotion::resolutionSeconds).toList())
+                .ints("perSeconds", rules.stream().map(r -> (int) r.per().toSeconds()).toList())
+                .ints("thresholds", rules.stream().map(Demotion::threshold).toList())
+                .texts("lanes", rules.stream().map(Demotion::lane).toList())
+                .texts("rules", rules.stream().map(Demotion::describe).toList())
+                .text("policy", policy).integer("limit", limit), rs -> new Demoted(rs.getString(1), rs.getString(2), rs.getString(3),
                 rs.getInt(4), rs.getTimestamp(5).toInstant()));
     }
 }

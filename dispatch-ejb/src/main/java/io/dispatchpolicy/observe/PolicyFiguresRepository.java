@@ -1,6 +1,8 @@
 package io.dispatchpolicy.observe;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -13,7 +15,7 @@ import java.util.Map;
 public class PolicyFiguresRepository {
 
     // figure name, policy, value: the partitions' counters and the in-flight rows
-    private static final String FIGURES = """
+    private static final Sql FIGURES = Sql.of("""
             SELECT f.figure, p.policy_name, f.value
               FROM (SELECT policy_name, sum(pending_count) AS pending, sum(scheduled_count) AS scheduled,
                            sum(parked_count) AS parked
@@ -23,7 +25,7 @@ public class PolicyFiguresRepository {
             UNION ALL
             SELECT 'dispatch.jobs.inflight', policy_name, count(*) FROM dispatch.inflight_jobs
              WHERE policy_name IS NOT NULL GROUP BY policy_name
-            """;
+            """);
 
     /** Every figure the gauges show, each a map from policy to value; a figure with no rows maps nothing. */
     public static final List<String> FIGURE_NAMES = List.of("dispatch.jobs.pending", "dispatch.jobs.scheduled",
@@ -35,7 +37,7 @@ public class PolicyFiguresRepository {
     public Map<String, Map<String, Long>> read() {
         Map<String, Map<String, Long>> figures = new HashMap<>();
         FIGURE_NAMES.forEach(name -> figures.put(name, new HashMap<>()));
-        jdbc.query(FIGURES, (c, st) -> { }, rs -> figures.get(rs.getString(1)).put(rs.getString(2), rs.getLong(3)));
+        jdbc.query(FIGURES, Params.of(), rs -> figures.get(rs.getString(1)).put(rs.getString(2), rs.getLong(3)));
         return figures;
     }
 }

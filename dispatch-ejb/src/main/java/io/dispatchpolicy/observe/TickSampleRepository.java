@@ -2,10 +2,11 @@ package io.dispatchpolicy.observe;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -14,30 +15,24 @@ import java.util.UUID;
 @ApplicationScoped
 public class TickSampleRepository {
 
-    private static final String INSERT = """
+    private static final Sql INSERT = Sql.of("""
             INSERT INTO dispatch.tick_samples
                    (node_id, started_at, duration_ms, busy_ms, iterations, claimed, admitted, denied, pending, in_flight,
                     completed, failed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, (SELECT count(*) FROM dispatch.inflight_jobs), ?, ?)
-            """;
+            VALUES (:node, :startedAt, :durationMs, :busyMs, :iterations, :claimed, :admitted, :denied::jsonb, :pending, (SELECT count(*) FROM dispatch.inflight_jobs), :completed, :failed)
+            """);
 
     @Inject
     Jdbc jdbc;
 
     public void record(UUID node, Instant startedAt, long durationMs, long busyMs, int iterations, int claimed,
                        int admitted, Map<String, Integer> deniedByReason, long pending, long completed, long failed) {
-        jdbc.update(INSERT, (c, st) -> {
-            st.setObject(1, node);
-            st.setTimestamp(2, Timestamp.from(startedAt));
-            st.setInt(3, (int) Math.min(Integer.MAX_VALUE, durationMs));
-            st.setInt(4, (int) Math.min(Integer.MAX_VALUE, busyMs));
-            st.setInt(5, iterations);
-            st.setInt(6, claimed);
-            st.setInt(7, admitted);
-            st.setString(8, JsonCodec.write(deniedByReason));
-            st.setLong(9, pending);
-            st.setInt(10, (int) Math.min(Integer.MAX_VALUE, completed));
-            st.setInt(11, (int) Math.min(Integer.MAX_VALUE, failed));
-        });
+        jdbc.update(INSERT, Params.of().uuid("node", node).timestamp("startedAt", startedAt)
+                .integer("durationMs", (int) Math.min(Integer.MAX_VALUE, durationMs))
+                .integer("busyMs", (int) Math.min(Integer.MAX_VALUE, busyMs))
+                .integer("iterations", iterations).integer("claimed", claimed).integer("admitted", admitted)
+                .text("denied", JsonCodec.write(deniedByReason)).bigint("pending", pending)
+                .integer("completed", (int) Math.min(Integer.MAX_VALUE, completed))
+                .integer("failed", (int) Math.min(Integer.MAX_VALUE, failed)));
     }
 }

@@ -3,6 +3,8 @@ package io.dispatchpolicy.partition;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.LockedPartition;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -39,52 +41,55 @@ public class PartitionRepository {
     // partition meanwhile, so the in-flight count read under it cannot be raced past the cap.
     // A lane row is locked with its key's gate row (lane ''), gate row first (LOCK_ORDER): the gates are
     // per key, so admissions from two lanes of one key pass them one at a time.
-    private static final String LOCK = """
-            WITH target AS (SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = ?)
+    private static final Sql LOCK_TEMPLATE = Sql.template("""
+            WITH target AS (SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = :partition)
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
                    p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
               FROM dispatch.partitions p JOIN target t
                 ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
-             ORDER BY P_LOCK_ORDER
-               FOR UPDATE OF p
-            """.replace("P_LOCK_ORDER", lockOrder("p."));
+             ORDER BY {{lockOrder}}
+               FOR UPDATE OF p {{wait}}
+            """).with("lockOrder", lockOrder("p."));
+    private static final Sql LOCK = LOCK_TEMPLATE.with("wait", "SKIP LOCKED");
+    private static final Sql LOCK_WAITING = LOCK_TEMPLATE.with("wait", "");
 
     // A schedule's partitions before its row (ADR 0012): the one its live future waits in (by id; null when
     // none) and the one it stages into (by key and lane; a row not created yet is nobody's to hold), each with
     // its key's gate row, in LOCK_ORDER; joined as LOCK joins its one target (a gate row two targets share
     // comes twice, and the second lock of a row this transaction holds is a no-op).
-    private static final String LOCK_FOR_SCHEDULE = """
+    private static final Sql LOCK_FOR_SCHEDULE = Sql.template("""
             WITH target AS (
-                SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = ?
+                SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = :livePartition
                 UNION
-                SELECT ?::text, ?::text, ?::text)
+                SELECT :policy::text, :key::text, :lane::text)
             SELECT p.id FROM dispatch.partitions p JOIN target t
                 ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
-             ORDER BY P_LOCK_ORDER
+             ORDER BY {{lockOrder}}
                FOR UPDATE OF p
-            """.replace("P_LOCK_ORDER", lockOrder("p."));
+            """).with("lockOrder", lockOrder("p."));
 
     // Several partitions outside lanes (each its own gate row), in one statement, for an admission of them
     // together. SKIP LOCKED: a row another transaction holds is left out, so this never waits.
-    private static final String LOCK_TOGETHER = """
+    private static final Sql LOCK_TOGETHER = Sql.template("""
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
                    p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
               FROM dispatch.partitions p
-             WHERE p.id = ANY(?) AND p.lane = ''
-             ORDER BY P_LOCK_ORDER
+             WHERE p.id = ANY(:partitions) AND p.lane = ''
+             ORDER BY {{lockOrder}}
                FOR UPDATE OF p SKIP LOCKED
-            """.replace("P_LOCK_ORDER", lockOrder("p."));
+            """).with("lockOrder", lockOrder("p."));
 
     // Every denied partition of an iteration in one statement. A budget-starved partition gets its
     // previous last_checked_at back, so it heads the next claim. Its denial history: the current episode
     // counts one more denial when the reason is the same, else a new episode starts (V19).
-    private static final String DENY = """
+    private static final Sql DENY = Sql.template("""
             WITH d AS (
-                SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS d(id, reason, retry_ms, restore_ms)),
+                SELECT * FROM unnest(:partitions::bigint[], :reasons::text[], :retryMs::bigint[], :restoreMs::bigint[])
+                       AS d(id, reason, retry_ms, restore_ms)),
             locked AS MATERIALIZED (
                 SELECT l.id, l.policy_name, l.partition_key, h.id AS episode, h.reason AS episode_reason
                   FROM (SELECT q.id, q.policy_name, q.partition_key, q.denial_history_id FROM dispatch.partitions q
-                         WHERE q.id IN (SELECT id FROM d) ORDER BY %s FOR UPDATE) l
+                         WHERE q.id IN (SELECT id FROM d) ORDER BY {{lockOrder}} FOR UPDATE) l
                   LEFT JOIN dispatch.denial_history h ON h.id = l.denial_history_id),
             continued AS (
                 UPDATE dispatch.denial_history h SET last_at = clock_timestamp(), denials = h.denials + 1
@@ -107,26 +112,26 @@ public class PartitionRepository {
                                           ELSE p.last_checked_at END
               FROM d JOIN locked ON locked.id = d.id
              WHERE p.id = d.id
-            """.formatted(LOCK_ORDER);
+            """).with("lockOrder", LOCK_ORDER);
 
-    private static final String MARK_PAUSED = """
+    private static final Sql MARK_PAUSED = Sql.template("""
             WITH locked AS (
-                SELECT id FROM dispatch.partitions WHERE id = ANY(?::bigint[]) ORDER BY %s FOR UPDATE)
+                SELECT id FROM dispatch.partitions WHERE id = ANY(:partitions::bigint[]) ORDER BY {{lockOrder}} FOR UPDATE)
             UPDATE dispatch.partitions p SET paused = true FROM locked WHERE p.id = locked.id
-            """.formatted(LOCK_ORDER);
+            """).with("lockOrder", LOCK_ORDER);
 
     // The row of another lane of a partition's key (created when missing, like staging would, with the
     // key's context and pause state), for a retry its policy sends to that lane.
-    private static final String LANE_ROW = """
+    private static final Sql LANE_ROW = Sql.of("""
             INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, paused, shard)
-            SELECT policy_name, partition_key, ?, context, paused, shard FROM dispatch.partitions WHERE id = ?
+            SELECT policy_name, partition_key, :lane, context, paused, shard FROM dispatch.partitions WHERE id = :partition
             ON CONFLICT (policy_name, partition_key, lane) DO UPDATE SET lane = p.lane
             RETURNING id
-            """;
+            """);
 
-    private static final String PENDING = """
+    private static final Sql PENDING = Sql.of("""
             SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE pending_count > 0
-            """;
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -136,12 +141,12 @@ public class PartitionRepository {
      * holds either (or it is gone).
      */
     public Optional<LockedPartition> lock(long partitionId) {
-        return lock(LOCK + " SKIP LOCKED", partitionId);
+        return lock(LOCK, partitionId);
     }
 
     /** As {@link #lock}, waiting for any other holder: for operator actions. */
     public Optional<LockedPartition> lockWaiting(long partitionId) {
-        return lock(LOCK, partitionId);
+        return lock(LOCK_WAITING, partitionId);
     }
 
     /**
@@ -152,20 +157,16 @@ public class PartitionRepository {
      * @return the ids locked
      */
     public List<Long> lockForSchedule(Long livePartitionId, String policy, String key, String lane) {
-        return jdbc.query(LOCK_FOR_SCHEDULE, (c, st) -> {
-            st.setObject(1, livePartitionId, java.sql.Types.BIGINT);
-            st.setString(2, policy);
-            st.setString(3, key);
-            st.setString(4, lane);
-        }, rs -> rs.getLong(1));
+        return jdbc.query(LOCK_FOR_SCHEDULE, Params.of().bigint("livePartition", livePartitionId).text("policy", policy)
+                .text("key", key).text("lane", lane), rs -> rs.getLong(1));
     }
 
     private record Row(long id, String lane, String policyName, String partitionKey, int pending, String contextJson,
                        String gateStateJson, double decayedAdmits, long decayedAtMillis, boolean paused, long nowMillis) {
     }
 
-    private Optional<LockedPartition> lock(String sql, long partitionId) {
-        List<Row> rows = jdbc.query(sql, (c, st) -> st.setLong(1, partitionId), PartitionRepository::row);
+    private Optional<LockedPartition> lock(Sql sql, long partitionId) {
+        List<Row> rows = jdbc.query(sql, Params.of().bigint("partition", partitionId), PartitionRepository::row);
         Optional<Row> own = rows.stream().filter(r -> r.id() == partitionId).findFirst();
         Optional<Row> gate = rows.stream().filter(r -> r.lane().isEmpty()).findFirst();
         if (own.isEmpty() || gate.isEmpty()) {
@@ -181,7 +182,7 @@ public class PartitionRepository {
      */
     public Map<Long, LockedPartition> lockTogether(List<Long> partitionIds) {
         Map<Long, LockedPartition> locked = new HashMap<>();
-        jdbc.query(LOCK_TOGETHER, (c, st) -> st.setArray(1, Jdbc.longs(c, partitionIds)), PartitionRepository::row)
+        jdbc.query(LOCK_TOGETHER, Params.of().longs("partitions", partitionIds), PartitionRepository::row)
                 .forEach(r -> locked.put(r.id(), locked(r, r)));
         return locked;
     }
@@ -206,18 +207,14 @@ public class PartitionRepository {
         List<Long> retry = denials.stream().map(d -> d.retryAfter().toMillis()).toList();
         // 0 keeps last_checked_at, > 0 restores that instant, < 0 restores "never checked"
         List<Long> restore = denials.stream().map(d -> d.restoreCheckedAtMillis()).toList();
-        jdbc.update(DENY, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, ids));
-            st.setArray(2, Jdbc.texts(c, reasons));
-            st.setArray(3, Jdbc.longs(c, retry));
-            st.setArray(4, Jdbc.longs(c, restore));
-        });
+        jdbc.update(DENY, Params.of().longs("partitions", ids).texts("reasons", reasons).longs("retryMs", retry)
+                .longs("restoreMs", restore));
     }
 
     /** Flags partitions of a paused policy that were created as it was being paused. */
     public void markPaused(List<Long> partitionIds) {
         if (!partitionIds.isEmpty()) {
-            jdbc.update(MARK_PAUSED, (c, st) -> st.setArray(1, Jdbc.longs(c, partitionIds)));
+            jdbc.update(MARK_PAUSED, Params.of().longs("partitions", partitionIds));
         }
     }
 
@@ -227,14 +224,12 @@ public class PartitionRepository {
      */
     public Optional<Long> laneRow(long partitionId, String lane) {
         // one statement for both cases: a partition already in that lane conflicts with itself
-        return jdbc.query(LANE_ROW, (c, st) -> {
-            st.setString(1, lane);
-            st.setLong(2, partitionId);
-        }, rs -> rs.getLong(1)).stream().findFirst();
+        return jdbc.query(LANE_ROW, Params.of().text("lane", lane).bigint("partition", partitionId), rs -> rs.getLong(1))
+                .stream().findFirst();
     }
 
     /** Staged jobs waiting, over all partitions. */
     public long pendingTotal() {
-        return jdbc.query(PENDING, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        return jdbc.query(PENDING, Params.of(), rs -> rs.getLong(1)).get(0);
     }
 }

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.schedule;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -23,14 +25,14 @@ public class OccurrenceRepository {
     // transaction: for chaining, the admission). Then the partition rows in lock order (a lane's gate
     // row first), the occurrence counted as scheduled, then the staged row under the occurrence's id,
     // due at its run time (past or not: the tick promotes it), aged as STAGE_TAIL ages.
-    private static final String STAGE = """
+    private static final Sql STAGE = Sql.of("""
             WITH occ AS (
                 INSERT INTO dispatch.schedule_occurrences AS o (schedule_id, schedule_version, kind, run_at, submission_id, overdue_seq, snapshot)
-                VALUES (?, ?, ?, ?, nextval('dispatch.submission_id_seq'), ?, ?::jsonb)
+                VALUES (:schedule, :version, :kind, :runAt, nextval('dispatch.submission_id_seq'), :overdueSeq, :snapshot::jsonb)
                 ON CONFLICT (schedule_id) WHERE state = 'future' AND kind = 'grid' DO NOTHING
                 RETURNING o.submission_id, o.run_at),
             place AS (
-                SELECT ?::text AS policy, ?::text AS k, ?::text AS l, ?::jsonb AS c, ?::text AS sh),
+                SELECT :policy::text AS policy, :key::text AS k, :lane::text AS l, :context::jsonb AS c, :shard::text AS sh),
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused, shard)
@@ -46,56 +48,56 @@ public class OccurrenceRepository {
                 RETURNING p.id, p.lane)
             INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, priority, due_at,
                                               next_age_at, age_every_ms, age_step, age_cap, schedule_id)
-            SELECT occ.submission_id, parts.id, ?, ?::jsonb, ?, clock_timestamp(), a.priority, occ.run_at,
+            SELECT occ.submission_id, parts.id, :jobName, :parameters::jsonb, :submittedBy, clock_timestamp(), a.priority, occ.run_at,
                    CASE WHEN a.every IS NOT NULL AND a.priority < a.cap THEN occ.run_at + make_interval(secs => a.every / 1000.0) END,
-                   a.every, a.step, a.cap, ?
+                   a.every, a.step, a.cap, :schedule
               FROM occ
               JOIN parts ON parts.lane = (SELECT l FROM place)
-             CROSS JOIN (SELECT ?::int AS priority, ?::bigint AS every, ?::int AS step, ?::int AS cap) a
+             CROSS JOIN (SELECT :priority::int AS priority, :ageEveryMs::bigint AS every, :ageStep::int AS step, :ageCap::int AS cap) a
             RETURNING id
-            """;
+            """);
 
     // Chaining: the occurrences among the jobs an admission takes become admitted (only from future: a
     // restarted execution of an occurrence never chains twice), with their first execution.
-    private static final String ADMITTED = """
+    private static final Sql ADMITTED = Sql.of("""
             UPDATE dispatch.schedule_occurrences o
                SET state = 'admitted', ended_at = clock_timestamp(), execution_id = x.execution_id
-              FROM unnest(?::bigint[], ?::bigint[]) AS x(submission_id, execution_id)
+              FROM unnest(:submissions::bigint[], :executions::bigint[]) AS x(submission_id, execution_id)
              WHERE o.submission_id = x.submission_id AND o.state = 'future'
             RETURNING o.schedule_id, o.kind, o.run_at, o.overdue_seq, o.schedule_version
-            """;
+            """);
 
-    private static final String FUTURE = """
+    private static final Sql FUTURE = Sql.of("""
             SELECT schedule_id, kind, run_at, overdue_seq, schedule_version FROM dispatch.schedule_occurrences
-             WHERE submission_id = ? AND state = 'future'
-            """;
+             WHERE submission_id = :submission AND state = 'future'
+            """);
 
-    private static final String END = """
-            UPDATE dispatch.schedule_occurrences SET state = ?, reason = ?, ended_at = clock_timestamp()
-             WHERE submission_id = ? AND state = 'future'
-            """;
+    private static final Sql END = Sql.of("""
+            UPDATE dispatch.schedule_occurrences SET state = :state, reason = :reason, ended_at = clock_timestamp()
+             WHERE submission_id = :submission AND state = 'future'
+            """);
 
     // Futures whose staged row an operator drained (a partition or a whole policy): they will never run.
     // Row by row under the occurrence's lock, so one an admission is taking right now (its staged row
     // deleted, its state not yet committed) is waited for and then left alone.
-    private static final String DRAINED = """
+    private static final Sql DRAINED = Sql.of("""
             UPDATE dispatch.schedule_occurrences o SET state = 'skipped', reason = 'drained', ended_at = clock_timestamp()
-             WHERE o.schedule_id = ? AND o.state = 'future'
+             WHERE o.schedule_id = :schedule AND o.state = 'future'
                AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
-            """;
+            """);
 
-    private static final String LIVE = """
+    private static final Sql LIVE = Sql.of("""
             SELECT o.submission_id, o.run_at, o.overdue_seq, j.partition_id
               FROM dispatch.schedule_occurrences o
               LEFT JOIN dispatch.staged_jobs j ON j.id = o.submission_id
-             WHERE o.schedule_id = ? AND o.state = 'future' AND o.kind = 'grid'
-            """;
+             WHERE o.schedule_id = :schedule AND o.state = 'future' AND o.kind = 'grid'
+            """);
 
     // Where a new version's grid continues from: its last grid occurrence that ran or was skipped.
-    private static final String LAST_GRID = """
+    private static final Sql LAST_GRID = Sql.of("""
             SELECT max(run_at) FROM dispatch.schedule_occurrences
-             WHERE schedule_id = ? AND schedule_version = ? AND kind = 'grid' AND state IN ('admitted', 'skipped')
-            """;
+             WHERE schedule_id = :schedule AND schedule_version = :version AND kind = 'grid' AND state IN ('admitted', 'skipped')
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -114,28 +116,12 @@ public class OccurrenceRepository {
      */
     public Optional<Long> stage(long scheduleId, int version, String kind, Instant runAt, int overdueSeq, String snapshotJson,
                                 Placement p) {
-        List<Long> ids = jdbc.query(STAGE, (c, st) -> {
-            int i = 1;
-            st.setLong(i++, scheduleId);
-            st.setInt(i++, version);
-            st.setString(i++, kind);
-            st.setTimestamp(i++, Timestamp.from(runAt));
-            st.setInt(i++, overdueSeq);
-            st.setString(i++, snapshotJson);
-            st.setString(i++, p.policyName());
-            st.setString(i++, p.partitionKey());
-            st.setString(i++, p.lane());
-            st.setString(i++, p.contextJson());
-            st.setString(i++, p.shard());
-            st.setString(i++, p.jobName());
-            st.setString(i++, p.parametersJson());
-            st.setString(i++, p.submittedBy());
-            st.setLong(i++, scheduleId);
-            st.setInt(i++, p.priority());
-            st.setObject(i++, p.ageEveryMillis(), Types.BIGINT);
-            st.setObject(i++, p.ageStep(), Types.INTEGER);
-            st.setObject(i, p.ageCap(), Types.INTEGER);
-        }, rs -> rs.getLong(1));
+        List<Long> ids = jdbc.query(STAGE, Params.of().bigint("schedule", scheduleId).integer("version", version).text("kind", kind)
+                .timestamp("runAt", runAt).integer("overdueSeq", overdueSeq).text("snapshot", snapshotJson)
+                .text("policy", p.policyName()).text("key", p.partitionKey()).text("lane", p.lane()).text("context", p.contextJson())
+                .text("shard", p.shard()).text("jobName", p.jobName()).text("parameters", p.parametersJson())
+                .text("submittedBy", p.submittedBy()).integer("priority", p.priority()).bigint("ageEveryMs", p.ageEveryMillis())
+                .integer("ageStep", p.ageStep()).integer("ageCap", p.ageCap()), rs -> rs.getLong(1));
         return ids.stream().findFirst();
     }
 
@@ -145,30 +131,23 @@ public class OccurrenceRepository {
 
     /** Marks the future occurrences among these submissions admitted with their executions. */
     public List<Admitted> admitted(List<Long> submissionIds, List<Long> executionIds) {
-        return jdbc.query(ADMITTED, (c, st) -> {
-            st.setArray(1, Jdbc.longs(c, submissionIds));
-            st.setArray(2, Jdbc.longs(c, executionIds));
-        }, rs -> new Admitted(rs.getLong(1), rs.getString(2), Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5)));
+        return jdbc.query(ADMITTED, Params.of().longs("submissions", submissionIds).longs("executions", executionIds), rs -> new Admitted(rs.getLong(1), rs.getString(2), Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5)));
     }
 
     /** The occurrence staged under this submission id, while it is future. */
     public Optional<Admitted> future(long submissionId) {
-        return jdbc.query(FUTURE, (c, st) -> st.setLong(1, submissionId), rs -> new Admitted(rs.getLong(1), rs.getString(2),
+        return jdbc.query(FUTURE, Params.of().bigint("submission", submissionId), rs -> new Admitted(rs.getLong(1), rs.getString(2),
                 Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5))).stream().findFirst();
     }
 
     /** Ends a future occurrence as skipped or superseded. @return whether it was future */
     public boolean end(long submissionId, String state, String reason) {
-        return jdbc.update(END, (c, st) -> {
-            st.setString(1, state);
-            st.setString(2, reason);
-            st.setLong(3, submissionId);
-        }) > 0;
+        return jdbc.update(END, Params.of().text("state", state).text("reason", reason).bigint("submission", submissionId)) > 0;
     }
 
     /** Ends the schedule's futures (grid or extra) whose staged rows are gone. @return how many */
     public int endDrained(long scheduleId) {
-        return jdbc.update(DRAINED, (c, st) -> st.setLong(1, scheduleId));
+        return jdbc.update(DRAINED, Params.of().bigint("schedule", scheduleId));
     }
 
     /** A schedule's live future occurrence: its id, time, overdue count, and its staged row's partition (null when drained). */
@@ -176,14 +155,11 @@ public class OccurrenceRepository {
     }
 
     public Optional<Live> live(long scheduleId) {
-        return jdbc.query(LIVE, (c, st) -> st.setLong(1, scheduleId), rs -> new Live(rs.getLong(1), Jdbc.instant(rs.getTimestamp(2)),
+        return jdbc.query(LIVE, Params.of().bigint("schedule", scheduleId), rs -> new Live(rs.getLong(1), Jdbc.instant(rs.getTimestamp(2)),
                 rs.getInt(3), (Long) rs.getObject(4))).stream().findFirst();
     }
 
     public Optional<Instant> lastGridRun(long scheduleId, int version) {
-        return jdbc.query(LAST_GRID, (c, st) -> {
-            st.setLong(1, scheduleId);
-            st.setInt(2, version);
-        }, rs -> Jdbc.instant(rs.getTimestamp(1))).stream().filter(java.util.Objects::nonNull).findFirst();
+        return jdbc.query(LAST_GRID, Params.of().bigint("schedule", scheduleId).integer("version", version), rs -> Jdbc.instant(rs.getTimestamp(1))).stream().filter(java.util.Objects::nonNull).findFirst();
     }
 }

@@ -4,6 +4,8 @@ import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.spi.ScheduleUnit;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,51 +34,57 @@ public class ScheduleRepository {
             catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to
             """;
 
-    private static final String BY_NAME = "SELECT " + COLUMNS + " FROM dispatch.schedules WHERE name = ?";
+    private static final Sql SELECT = Sql.template("SELECT {{columns}} FROM dispatch.schedules {{which}}").with("columns", COLUMNS);
 
-    private static final String BY_ID = "SELECT " + COLUMNS + " FROM dispatch.schedules WHERE id = ?";
+    private static final Sql BY_NAME = SELECT.with("which", "WHERE name = :name");
 
-    private static final String ALL = "SELECT " + COLUMNS + " FROM dispatch.schedules ORDER BY name";
+    private static final Sql BY_ID = SELECT.with("which", "WHERE id = :id");
+
+    private static final Sql ALL = SELECT.with("which", "ORDER BY name");
 
     // An editor's lock: after the future occurrence's partition (ADR 0012's lock order).
-    private static final String LOCK = BY_ID + " FOR UPDATE";
+    private static final Sql LOCK = SELECT.with("which", "WHERE id = :id FOR UPDATE");
 
     // Chaining reads the schedule under the lock its new occurrence's foreign key takes anyway: an
     // editor that holds the row is waited for, and the next occurrence is made from what it committed.
-    private static final String KEY_SHARE = BY_ID + " FOR KEY SHARE";
+    private static final Sql KEY_SHARE = SELECT.with("which", "WHERE id = :id FOR KEY SHARE");
 
-    private static final String INSERT = """
+    // The definition's columns, as INSERT and UPDATE bind them (definition(...)).
+    private static final Sql INSERT = Sql.of("""
             INSERT INTO dispatch.schedules (name, source, job_name, job_parameters, anchor, interval_count, interval_unit, cron, zone,
                                             priority, lane, catch_up, enabled, declared_hash, updated_by)
-            VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (:name, :source, :jobName, :parameters::jsonb, :anchor, :interval, :unit, :cron, :zone, :priority, :lane,
+                    :catchUp, :enabled, :declaredHash, :user)
             ON CONFLICT (name) DO NOTHING
             RETURNING id
-            """;
+            """);
 
-    private static final String UPDATE = """
+    private static final Sql UPDATE = Sql.of("""
             UPDATE dispatch.schedules
-               SET job_name = ?, job_parameters = ?::jsonb, anchor = ?, interval_count = ?, interval_unit = ?, cron = ?, zone = ?,
-                   priority = ?, lane = ?, catch_up = ?, enabled = ?, declared_hash = ?, updated_by = ?,
-                   version = version + CASE WHEN ? THEN 1 ELSE 0 END, updated_at = clock_timestamp()
-             WHERE id = ?
-            """;
+               SET job_name = :jobName, job_parameters = :parameters::jsonb, anchor = :anchor, interval_count = :interval,
+                   interval_unit = :unit, cron = :cron, zone = :zone, priority = :priority, lane = :lane, catch_up = :catchUp,
+                   enabled = :enabled, declared_hash = :declaredHash, updated_by = :user,
+                   version = version + CASE WHEN :newVersion THEN 1 ELSE 0 END, updated_at = clock_timestamp()
+             WHERE id = :id
+            """);
 
-    private static final String SET_ENABLED = """
-            UPDATE dispatch.schedules SET enabled = ?, updated_by = ?, updated_at = clock_timestamp() WHERE id = ? AND enabled <> ?
-            """;
+    private static final Sql SET_ENABLED = Sql.of("""
+            UPDATE dispatch.schedules SET enabled = :enabled, updated_by = :user, updated_at = clock_timestamp()
+             WHERE id = :id AND enabled <> :enabled
+            """);
 
-    private static final String DELETE = "DELETE FROM dispatch.schedules WHERE id = ?";
+    private static final Sql DELETE = Sql.of("DELETE FROM dispatch.schedules WHERE id = :id");
 
-    private static final String CUT = """
-            UPDATE dispatch.schedules SET catch_up_cut_from = ?, catch_up_cut_to = ? WHERE id = ?
-            """;
+    private static final Sql CUT = Sql.of("""
+            UPDATE dispatch.schedules SET catch_up_cut_from = :from, catch_up_cut_to = :to WHERE id = :id
+            """);
 
     // One watchdog pass at a time cluster-wide; the key is the sweeper's plus one.
-    private static final String WATCHDOG_LOCK = "SELECT pg_try_advisory_xact_lock(7346150343)";
+    private static final Sql WATCHDOG_LOCK = Sql.of("SELECT pg_try_advisory_xact_lock(7346150343)");
 
     // Enabled schedules with no live future occurrence, or whose live future lost its staged row (an
     // operator drained its partition or policy): the only ones a watchdog pass has work for.
-    private static final String OFF_INVARIANTS = """
+    private static final Sql OFF_INVARIANTS = Sql.of("""
             SELECT s.id FROM dispatch.schedules s
              WHERE s.enabled
                AND NOT EXISTS (SELECT 1 FROM dispatch.schedule_occurrences o
@@ -85,50 +93,44 @@ public class ScheduleRepository {
             UNION
             SELECT o.schedule_id FROM dispatch.schedule_occurrences o
              WHERE o.state = 'future' AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
-            """;
+            """);
 
-    private static final String NOW = "SELECT statement_timestamp()";
+    private static final Sql NOW = Sql.of("SELECT statement_timestamp()");
 
     @Inject
     Jdbc jdbc;
 
     /** The database's clock: the one that promotes due occurrences, so every node plans with the same now. */
     public Instant now() {
-        return jdbc.query(NOW, (c, st) -> { }, rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
+        return jdbc.query(NOW, Params.of(), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
     }
 
     public Optional<StoredSchedule> named(String name) {
-        return one(BY_NAME, (c, st) -> st.setString(1, name));
+        return one(BY_NAME, Params.of().text("name", name));
     }
 
     public Optional<StoredSchedule> byId(long id) {
-        return one(BY_ID, (c, st) -> st.setLong(1, id));
+        return one(BY_ID, Params.of().bigint("id", id));
     }
 
     public List<StoredSchedule> all() {
-        return jdbc.query(ALL, (c, st) -> { }, ScheduleRepository::row);
+        return jdbc.query(ALL, Params.of(), ScheduleRepository::row);
     }
 
     /** Locks the schedule's row for the rest of the transaction (the caller holds its future's partition first). */
     public Optional<StoredSchedule> lock(long id) {
-        return one(LOCK, (c, st) -> st.setLong(1, id));
+        return one(LOCK, Params.of().bigint("id", id));
     }
 
     /** The schedule as an editor last committed it, held against edits until the transaction ends. */
     public Optional<StoredSchedule> keyShare(long id) {
-        return one(KEY_SHARE, (c, st) -> st.setLong(1, id));
+        return one(KEY_SHARE, Params.of().bigint("id", id));
     }
 
     /** @return the new schedule's id; empty when the name is taken */
     public Optional<Long> insert(ScheduleDefinition d, String source, String declaredHash, String user) {
-        List<Long> ids = jdbc.query(INSERT, (c, st) -> {
-            st.setString(1, d.name());
-            st.setString(2, source);
-            int next = bindDefinition(st, d, 3);
-            st.setBoolean(next++, d.enabled());
-            st.setString(next++, declaredHash);
-            st.setString(next, user);
-        }, rs -> rs.getLong(1));
+        List<Long> ids = jdbc.query(INSERT, definition(d, declaredHash, user).text("name", d.name()).text("source", source),
+                rs -> rs.getLong(1));
         return ids.stream().findFirst();
     }
 
@@ -138,67 +140,44 @@ public class ScheduleRepository {
      * @param newVersion whether what or when an occurrence runs changed (the live future must be gone)
      */
     public void update(long id, ScheduleDefinition d, boolean newVersion, String declaredHash, String user) {
-        jdbc.update(UPDATE, (c, st) -> {
-            int next = bindDefinition(st, d, 1);
-            st.setBoolean(next++, d.enabled());
-            st.setString(next++, declaredHash);
-            st.setString(next++, user);
-            st.setBoolean(next++, newVersion);
-            st.setLong(next, id);
-        });
+        jdbc.update(UPDATE, definition(d, declaredHash, user).bool("newVersion", newVersion).bigint("id", id));
     }
 
     /** @return whether the flag changed */
     public boolean setEnabled(long id, boolean enabled, String user) {
-        return jdbc.update(SET_ENABLED, (c, st) -> {
-            st.setBoolean(1, enabled);
-            st.setString(2, user);
-            st.setLong(3, id);
-            st.setBoolean(4, enabled);
-        }) > 0;
+        return jdbc.update(SET_ENABLED, Params.of().bool("enabled", enabled).text("user", user).bigint("id", id)) > 0;
     }
 
     public void delete(long id) {
-        jdbc.update(DELETE, (c, st) -> st.setLong(1, id));
+        jdbc.update(DELETE, Params.of().bigint("id", id));
     }
 
     /** Remembers the run times a catch-up skipped at its limit, for the console. */
     public void recordCut(long id, Instant from, Instant to) {
-        jdbc.update(CUT, (c, st) -> {
-            st.setTimestamp(1, Timestamp.from(from));
-            st.setTimestamp(2, Timestamp.from(to));
-            st.setLong(3, id);
-        });
+        jdbc.update(CUT, Params.of().timestamp("from", from).timestamp("to", to).bigint("id", id));
     }
 
     /** Takes the watchdog's lock for the current transaction; false when another node holds it. */
     public boolean tryWatchdogLock() {
-        return jdbc.query(WATCHDOG_LOCK, (c, st) -> { }, rs -> rs.getBoolean(1)).get(0);
+        return jdbc.query(WATCHDOG_LOCK, Params.of(), rs -> rs.getBoolean(1)).get(0);
     }
 
     /** Ids of the schedules a watchdog pass has work for. */
     public List<Long> offInvariants() {
-        return jdbc.query(OFF_INVARIANTS, (c, st) -> { }, rs -> rs.getLong(1));
+        return jdbc.query(OFF_INVARIANTS, Params.of(), rs -> rs.getLong(1));
     }
 
-    private Optional<StoredSchedule> one(String sql, Jdbc.Binder binder) {
-        return jdbc.query(sql, binder, ScheduleRepository::row).stream().findFirst();
+    private Optional<StoredSchedule> one(Sql sql, Params params) {
+        return jdbc.query(sql, params, ScheduleRepository::row).stream().findFirst();
     }
 
-    /** Binds job, parameters, anchor, interval, unit, cron, zone, priority, lane, catch-up from {@code first}; @return the next index. */
-    private static int bindDefinition(java.sql.PreparedStatement st, ScheduleDefinition d, int first) throws SQLException {
-        int i = first;
-        st.setString(i++, d.jobName());
-        st.setString(i++, JsonCodec.write(d.parameters()));
-        st.setTimestamp(i++, d.anchor() == null ? null : Timestamp.from(d.anchor()));
-        st.setObject(i++, d.intervalCount(), Types.INTEGER);
-        st.setString(i++, d.unit() == null ? null : d.unit().name().toLowerCase(Locale.ROOT));
-        st.setString(i++, d.cron());
-        st.setString(i++, d.zone().getId());
-        st.setObject(i++, d.priority(), Types.INTEGER);
-        st.setString(i++, d.lane());
-        st.setBoolean(i++, d.catchUp());
-        return i;
+    /** The definition's columns as INSERT and UPDATE name them, with who wrote it and the declaration's hash. */
+    private static Params definition(ScheduleDefinition d, String declaredHash, String user) {
+        return Params.of().text("jobName", d.jobName()).text("parameters", JsonCodec.write(d.parameters()))
+                .timestamp("anchor", d.anchor()).integer("interval", d.intervalCount())
+                .text("unit", d.unit() == null ? null : d.unit().name().toLowerCase(Locale.ROOT)).text("cron", d.cron())
+                .text("zone", d.zone().getId()).integer("priority", d.priority()).text("lane", d.lane())
+                .bool("catchUp", d.catchUp()).bool("enabled", d.enabled()).text("declaredHash", declaredHash).text("user", user);
     }
 
     private static StoredSchedule row(ResultSet rs) throws SQLException {

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.staging;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -12,14 +14,17 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class DeadJobRepository {
 
-    private static final String BURY = """
+    private static final Sql BURY = Sql.of("""
             INSERT INTO dispatch.dead_jobs (submission_id, partition_id, job_name, execution_id, attempts, priority,
                                             submitted_by, exit_status, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, left(?, 2000), left(?, 8000))
+            VALUES (:submission, :partition, :jobName, :execution, :attempts, :priority, :submittedBy, left(:exitStatus, 2000),
+                    left(:error, 8000))
             ON CONFLICT (submission_id) DO UPDATE
                SET execution_id = EXCLUDED.execution_id, attempts = EXCLUDED.attempts, exit_status = EXCLUDED.exit_status,
                    error = EXCLUDED.error, died_at = clock_timestamp()
-            """;
+            """);
+
+    private static final Sql REVIVED = Sql.of("DELETE FROM dispatch.dead_jobs WHERE execution_id = :execution");
 
     @Inject
     Jdbc jdbc;
@@ -30,21 +35,14 @@ public class DeadJobRepository {
     }
 
     public void bury(Burial b) {
-        jdbc.update(BURY, (c, st) -> {
-            st.setLong(1, b.submissionId());
-            st.setLong(2, b.partitionId());
-            st.setString(3, b.jobName());
-            st.setLong(4, b.executionId());
-            st.setInt(5, b.attempts());
-            st.setInt(6, b.priority());
-            st.setString(7, b.submittedBy());
-            st.setString(8, b.exitStatus());
-            st.setString(9, b.error());
-        });
+        jdbc.update(BURY, Params.of().bigint("submission", b.submissionId()).bigint("partition", b.partitionId())
+                .text("jobName", b.jobName()).bigint("execution", b.executionId()).integer("attempts", b.attempts())
+                .integer("priority", b.priority()).text("submittedBy", b.submittedBy()).text("exitStatus", b.exitStatus())
+                .text("error", b.error()));
     }
 
     /** Forgets the dead job whose last execution this is (it is being restarted under a new submission). */
     public void revived(long executionId) {
-        jdbc.update("DELETE FROM dispatch.dead_jobs WHERE execution_id = ?", (c, st) -> st.setLong(1, executionId));
+        jdbc.update(REVIVED, Params.of().bigint("execution", executionId));
     }
 }

@@ -2,6 +2,8 @@ package io.dispatchpolicy.tick;
 
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -19,13 +21,13 @@ public class Claims {
     // priority comes first (strict, ADR 0009); among equals, stamping last_checked_at sends the claimed
     // rows to the back of the order, so every partition of a priority is visited within
     // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
-    private static final String CLAIM_TEMPLATE = """
+    private static final Sql CLAIM_TEMPLATE = Sql.template("""
             WITH claimed AS MATERIALIZED (
                 SELECT id, last_checked_at AS previous FROM dispatch.partitions
-                 WHERE pending_count > 0 AND NOT paused AND LANES
+                 WHERE pending_count > 0 AND NOT paused AND {{rows}}
                    AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())
                  ORDER BY top_priority DESC, last_checked_at NULLS FIRST, id
-                 LIMIT ?
+                 LIMIT :limit
                  FOR UPDATE SKIP LOCKED)
             UPDATE dispatch.partitions p
                SET last_checked_at = clock_timestamp()
@@ -33,61 +35,51 @@ public class Claims {
              WHERE p.id = claimed.id
             RETURNING p.id, p.policy_name, p.partition_key, p.pending_count, p.decayed_admits,
                       p.decayed_admits_at, claimed.previous, p.top_priority, p.lane
-            """;
+            """);
 
     // Rows outside lanes, off partitions_claim_idx.
-    private static final String CLAIM = CLAIM_TEMPLATE.replace("LANES", "lane = ''");
+    private static final Sql CLAIM = CLAIM_TEMPLATE.with("rows", "lane = ''");
 
     // One lane of one policy, off partitions_lane_claim_idx (policy_name, lane, then the same order): each
     // lane is claimed on its own, so a lane with few partitions is never crowded out by one with many.
-    private static final String CLAIM_LANE = CLAIM_TEMPLATE.replace("LANES", "lane <> '' AND policy_name = ? AND lane = ?");
+    private static final Sql CLAIM_LANE = CLAIM_TEMPLATE.with("rows", "lane <> '' AND policy_name = :policy AND lane = :lane");
 
     // A node that admits named shards claims each of them, and the unsharded rows, on its own walk of
     // partitions_shard_claim_idx / partitions_shard_lane_claim_idx (shard, then the same order): O(batch)
     // per shard, however many partitions other shards hold (ADR 0014).
-    private static final String CLAIM_SHARD = CLAIM_TEMPLATE.replace("LANES", "lane = '' AND shard = ?");
-    private static final String CLAIM_LANE_SHARD = CLAIM_TEMPLATE.replace("LANES",
-            "lane <> '' AND policy_name = ? AND lane = ? AND shard = ?");
+    private static final Sql CLAIM_SHARD = CLAIM_TEMPLATE.with("rows", "lane = '' AND shard = :shard");
+    private static final Sql CLAIM_LANE_SHARD = CLAIM_TEMPLATE.with("rows",
+            "lane <> '' AND policy_name = :policy AND lane = :lane AND shard = :shard");
 
     /** The claims as they run, for tests that assert their plans (parameters: the limit; policy, lane, limit). */
-    public static final String CLAIM_SQL = CLAIM;
-    public static final String CLAIM_LANE_SQL = CLAIM_LANE;
-    public static final String CLAIM_SHARD_SQL = CLAIM_SHARD;
-    public static final String CLAIM_LANE_SHARD_SQL = CLAIM_LANE_SHARD;
+    public static final String CLAIM_SQL = CLAIM.jdbc();
+    public static final String CLAIM_LANE_SQL = CLAIM_LANE.jdbc();
+    public static final String CLAIM_SHARD_SQL = CLAIM_SHARD.jdbc();
+    public static final String CLAIM_LANE_SHARD_SQL = CLAIM_LANE_SHARD.jdbc();
 
     @Inject
     Jdbc jdbc;
 
     /** Claims up to {@code limit} partitions outside lanes with pending work, in the anti-stagnation order. */
     public List<ClaimedPartition> claim(int limit) {
-        return jdbc.query(CLAIM, (c, st) -> st.setInt(1, limit), Claims::claimed);
+        return jdbc.query(CLAIM, Params.of().integer("limit", limit), Claims::claimed);
     }
 
     /** Claims up to {@code limit} partitions outside lanes of one shard ({@code ""}: unsharded policies'). */
     public List<ClaimedPartition> claimShard(String shard, int limit) {
-        return jdbc.query(CLAIM_SHARD, (c, st) -> {
-            st.setString(1, shard);
-            st.setInt(2, limit);
-        }, Claims::claimed);
+        return jdbc.query(CLAIM_SHARD, Params.of().text("shard", shard).integer("limit", limit), Claims::claimed);
     }
 
     /** Claims up to {@code limit} partitions of one lane of a policy in one shard. */
     public List<ClaimedPartition> claimLaneShard(String policyName, String lane, String shard, int limit) {
-        return jdbc.query(CLAIM_LANE_SHARD, (c, st) -> {
-            st.setString(1, policyName);
-            st.setString(2, lane);
-            st.setString(3, shard);
-            st.setInt(4, limit);
-        }, Claims::claimed);
+        return jdbc.query(CLAIM_LANE_SHARD, Params.of().text("policy", policyName).text("lane", lane).text("shard", shard)
+                .integer("limit", limit), Claims::claimed);
     }
 
     /** Claims up to {@code limit} partitions of one lane of a policy, in the same order. */
     public List<ClaimedPartition> claimLane(String policyName, String lane, int limit) {
-        return jdbc.query(CLAIM_LANE, (c, st) -> {
-            st.setString(1, policyName);
-            st.setString(2, lane);
-            st.setInt(3, limit);
-        }, Claims::claimed);
+        return jdbc.query(CLAIM_LANE, Params.of().text("policy", policyName).text("lane", lane).integer("limit", limit),
+                Claims::claimed);
     }
 
     private static ClaimedPartition claimed(java.sql.ResultSet rs) throws java.sql.SQLException {

@@ -2,6 +2,8 @@ package io.dispatchpolicy.tick;
 
 import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.partition.PartitionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,7 +21,7 @@ public class DueJobs {
 
     /**
      * The common start of the statements that act on staged rows when a time stored on them has passed
-     * (promotion: {@code due_at}; aging: {@code next_age_at}): up to {@code ?} such rows, earliest
+     * (promotion: {@code due_at}; aging: {@code next_age_at}): up to {@code :limit} such rows, earliest
      * first, off the top of the column's partial index — so the cost is the number due, never the number
      * waiting for a later time. The bound is {@code statement_timestamp()}, not
      * {@code clock_timestamp()}: a volatile function cannot bound an index scan, and the scan would
@@ -32,29 +34,30 @@ public class DueJobs {
      * @param cte     the name of the CTE of locked rows
      * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
      * @param rows    which rows whose time has passed are meant (SQL condition)
+     * @param rest    the statement's other CTEs and its final statement, which act on {@code cte}
      */
-    private static String pastDue(String column, String cte, String columns, String rows) {
-        return """
+    private static Sql pastDue(String column, String cte, String columns, String rows, String rest) {
+        return Sql.template("""
                 WITH candidates AS MATERIALIZED (
                     SELECT id, partition_id FROM dispatch.staged_jobs
-                     WHERE COLUMN IS NOT NULL AND COLUMN <= statement_timestamp() AND ROWS
-                     ORDER BY COLUMN
-                     LIMIT ?),
+                     WHERE {{column}} IS NOT NULL AND {{column}} <= statement_timestamp() AND {{rows}}
+                     ORDER BY {{column}}
+                     LIMIT :limit),
                 locked AS MATERIALIZED (
                     SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
-                     ORDER BY LOCK_ORDER FOR UPDATE SKIP LOCKED),
-                CTE AS MATERIALIZED (
-                    SELECT COLUMNS FROM dispatch.staged_jobs s
+                     ORDER BY {{lockOrder}} FOR UPDATE SKIP LOCKED),
+                {{cte}} AS MATERIALIZED (
+                    SELECT {{columns}} FROM dispatch.staged_jobs s
                      WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
-                       AND s.COLUMN IS NOT NULL
+                       AND s.{{column}} IS NOT NULL
                        FOR UPDATE SKIP LOCKED),
-                """.replace("LOCK_ORDER", PartitionRepository.LOCK_ORDER).replace("COLUMNS", columns)
-                .replace("ROWS", rows).replace("COLUMN", column).replace("CTE", cte);
+                {{rest}}""").with("rest", rest).with("lockOrder", PartitionRepository.lockOrder("q.")).with("columns", columns)
+                .with("rows", rows).with("column", column).with("cte", cte);
     }
 
     // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority);
     // a restart that bypasses the gates is left to the tick's bypass step (BYPASSED).
-    private static final String PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass") + """
+    private static final Sql PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass", """
             per AS (
                 SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
             promoted AS (
@@ -66,24 +69,24 @@ public class DueJobs {
               FROM per
              WHERE p.id = per.partition_id
             RETURNING per.n
-            """;
+            """);
 
     // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx; for a node
     // that admits named shards, only those of its shards' partitions (and unsharded ones).
-    private static final String BYPASSED = """
+    private static final Sql BYPASSED = Sql.of("""
             SELECT s.id, s.partition_id FROM dispatch.staged_jobs s
              WHERE s.bypass AND s.due_at <= statement_timestamp()
-               AND (?::text[] IS NULL
-                    OR EXISTS (SELECT 1 FROM dispatch.partitions p WHERE p.id = s.partition_id AND p.shard = ANY (?::text[])))
+               AND (:shards::text[] IS NULL
+                    OR EXISTS (SELECT 1 FROM dispatch.partitions p WHERE p.id = s.partition_id AND p.shard = ANY (:shards::text[])))
              ORDER BY s.due_at
-             LIMIT ?
-            """;
+             LIMIT :limit
+            """);
 
     // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
     // their cap (then they leave the aging index); their partitions' top_priority follows for waiting rows.
-    private static final String AGE = pastDue("next_age_at", "aging",
+    private static final Sql AGE = pastDue("next_age_at", "aging",
             "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps",
-            "true") + """
+            "true", """
             aged AS (
                 UPDATE dispatch.staged_jobs s
                    SET priority = least(s.age_cap::bigint, s.priority + s.age_step::bigint * aging.steps)::int,
@@ -97,19 +100,19 @@ public class DueJobs {
                   FROM (SELECT partition_id, max(priority) AS top FROM aged WHERE waiting GROUP BY partition_id) per
                  WHERE p.id = per.partition_id AND p.pending_count > 0)
             SELECT count(*) FROM aged
-            """;
+            """);
 
     /** These statements as they run, for tests that assert their plans. */
-    public static final String PROMOTE_SQL = PROMOTE;
-    public static final String AGE_SQL = AGE;
-    public static final String BYPASSED_SQL = BYPASSED;
+    public static final String PROMOTE_SQL = PROMOTE.jdbc();
+    public static final String AGE_SQL = AGE.jdbc();
+    public static final String BYPASSED_SQL = BYPASSED.jdbc();
 
     @Inject
     Jdbc jdbc;
 
     /** Raises the priority of up to {@code limit} waiting jobs whose aging step is due; @return how many. */
     public int agePriorities(int limit) {
-        return jdbc.query(AGE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).get(0);
+        return jdbc.query(AGE, Params.of().integer("limit", limit), rs -> rs.getInt(1)).get(0);
     }
 
     /**
@@ -118,16 +121,12 @@ public class DueJobs {
      * @param shards the shards whose partitions' restarts are wanted; null for every shard
      */
     public List<DueBypass> bypassedDue(int limit, List<String> shards) {
-        return jdbc.query(BYPASSED, (c, st) -> {
-            java.sql.Array array = shards == null ? null : Jdbc.texts(c, shards);
-            st.setArray(1, array);
-            st.setArray(2, array);
-            st.setInt(3, limit);
-        }, rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
+        return jdbc.query(BYPASSED, Params.of().texts("shards", shards).integer("limit", limit),
+                rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
     }
 
     /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */
     public int promoteDue(int limit) {
-        return jdbc.query(PROMOTE, (c, st) -> st.setInt(1, limit), rs -> rs.getInt(1)).stream().mapToInt(Integer::intValue).sum();
+        return jdbc.query(PROMOTE, Params.of().integer("limit", limit), rs -> rs.getInt(1)).stream().mapToInt(Integer::intValue).sum();
     }
 }

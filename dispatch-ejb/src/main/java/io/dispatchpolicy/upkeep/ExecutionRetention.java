@@ -3,10 +3,11 @@ package io.dispatchpolicy.upkeep;
 import io.dispatchpolicy.infrastructure.jberet.JBeretCache;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,9 +34,9 @@ public class ExecutionRetention {
     // deletes run children first; JBeret's foreign keys (cascading or not) are checked at the statement's
     // end, when every child is gone. young: the window reached instances created after the shorter
     // retention, which nothing can have expired past: the next pass starts again from the oldest.
-    private static final String PRUNE = """
+    private static final Sql PRUNE = Sql.of("""
             WITH scanned AS MATERIALIZED (
-                SELECT jobinstanceid FROM job_instance WHERE jobinstanceid > ? ORDER BY jobinstanceid LIMIT ?),
+                SELECT jobinstanceid FROM job_instance WHERE jobinstanceid > :afterInstance ORDER BY jobinstanceid LIMIT :window),
             latest AS MATERIALIZED (
                 SELECT DISTINCT ON (e.jobinstanceid) e.jobinstanceid, e.batchstatus, e.endtime
                   FROM job_execution e JOIN scanned s ON s.jobinstanceid = e.jobinstanceid
@@ -43,8 +44,8 @@ public class ExecutionRetention {
             doomed AS MATERIALIZED (
                 SELECT l.jobinstanceid FROM latest l
                  WHERE l.endtime < clock_timestamp() - make_interval(secs => CASE WHEN l.batchstatus = 'COMPLETED'
-                                                                                  THEN ?::double precision
-                                                                                  ELSE ?::double precision END)
+                                                                                  THEN :completedSeconds::double precision
+                                                                                  ELSE :failedSeconds::double precision END)
                    AND l.batchstatus IN ('COMPLETED', 'FAILED', 'STOPPED', 'ABANDONED')
                    AND NOT EXISTS (
                        SELECT 1 FROM job_execution e
@@ -79,16 +80,16 @@ public class ExecutionRetention {
             SELECT counts.instances, counts.executions, (SELECT max(jobinstanceid) FROM scanned), (SELECT count(*) FROM scanned),
                    coalesce((SELECT min(e.createtime) FROM job_execution e
                               WHERE e.jobinstanceid = (SELECT max(jobinstanceid) FROM scanned))
-                            >= clock_timestamp() - make_interval(secs => least(?::double precision, ?::double precision)), false),
+                            >= clock_timestamp() - make_interval(secs => least(:completedSeconds::double precision, :failedSeconds::double precision)), false),
                    (SELECT array_agg(jobexecutionid) FROM gone_executions), (SELECT array_agg(jobinstanceid) FROM gone_instances)
               FROM counts
-            """;
+            """);
 
-    private static final String TOTALS = """
+    private static final Sql TOTALS = Sql.of("""
             SELECT p.instances_pruned, p.executions_pruned, p.last_pruned_at,
                    (SELECT e.createtime FROM job_execution e ORDER BY e.jobexecutionid LIMIT 1)
               FROM dispatch.pruning p WHERE p.id = 1
-            """;
+            """);
 
     @Inject
     Jdbc jdbc;
@@ -105,14 +106,9 @@ public class ExecutionRetention {
     public Pass prune(long afterInstanceId, Optional<Duration> completed, Optional<Duration> failed) {
         Set<Long> executions = new HashSet<>();
         List<Long> instances = new ArrayList<>();
-        Pass pass = jdbc.query(PRUNE, (c, st) -> {
-            st.setLong(1, afterInstanceId);
-            st.setInt(2, WINDOW);
-            setSeconds(st, 3, completed);
-            setSeconds(st, 4, failed);
-            setSeconds(st, 5, completed);
-            setSeconds(st, 6, failed);
-        }, rs -> {
+        Params params = Params.of().bigint("afterInstance", afterInstanceId).integer("window", WINDOW)
+                .float8("completedSeconds", seconds(completed)).float8("failedSeconds", seconds(failed));
+        Pass pass = jdbc.query(PRUNE, params, rs -> {
             addAll(rs.getArray(6), executions);
             addAll(rs.getArray(7), instances);
             return new Pass(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getBoolean(5));
@@ -144,17 +140,13 @@ public class ExecutionRetention {
 
     /** What has been pruned since the engine was installed, and the oldest execution kept. */
     public Totals totals() {
-        return jdbc.query(TOTALS, (c, st) -> { }, rs -> new Totals(rs.getLong(1), rs.getLong(2),
+        return jdbc.query(TOTALS, Params.of(), rs -> new Totals(rs.getLong(1), rs.getLong(2),
                 Jdbc.instant(rs.getTimestamp(3)), Jdbc.instant(rs.getTimestamp(4)))).get(0);
     }
 
-    private static void setSeconds(java.sql.PreparedStatement st, int index, Optional<Duration> retention)
-            throws java.sql.SQLException {
-        if (retention.isPresent()) {
-            st.setDouble(index, retention.get().toMillis() / 1000.0);
-        } else {
-            st.setNull(index, Types.DOUBLE);
-        }
+    /** A retention in seconds, or null (SQL NULL) when kept forever. */
+    private static Double seconds(Optional<Duration> retention) {
+        return retention.map(r -> r.toMillis() / 1000.0).orElse(null);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.upkeep;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -14,47 +16,47 @@ public class SweepRepository {
     static final int BATCH = 10_000;
 
     // One node sweeps at a time; the others skip this round.
-    private static final String LOCK = "SELECT pg_try_advisory_xact_lock(7346150342)";
+    private static final Sql LOCK = Sql.of("SELECT pg_try_advisory_xact_lock(7346150342)");
 
-    private static final String SAMPLES = """
+    private static final Sql SAMPLES = Sql.of("""
             DELETE FROM dispatch.tick_samples WHERE id IN (
-                SELECT id FROM dispatch.tick_samples WHERE started_at < clock_timestamp() - make_interval(secs => ?)
-                 LIMIT ?)
-            """;
+                SELECT id FROM dispatch.tick_samples WHERE started_at < clock_timestamp() - make_interval(secs => :ageSeconds)
+                 LIMIT :limit)
+            """);
 
-    private static final String MINUTES = """
+    private static final Sql MINUTES = Sql.of("""
             DELETE FROM dispatch.partition_minutes WHERE (partition_id, minute) IN (
                 SELECT partition_id, minute FROM dispatch.partition_minutes
-                 WHERE minute < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
-            """;
+                 WHERE minute < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
+            """);
 
-    private static final String DENIAL_HISTORY = """
+    private static final Sql DENIAL_HISTORY = Sql.of("""
             DELETE FROM dispatch.denial_history WHERE id IN (
-                SELECT id FROM dispatch.denial_history WHERE last_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
-            """;
+                SELECT id FROM dispatch.denial_history WHERE last_at < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
+            """);
 
-    private static final String ADMISSIONS = """
+    private static final Sql ADMISSIONS = Sql.of("""
             DELETE FROM dispatch.admissions WHERE submission_id IN (
                 SELECT submission_id FROM dispatch.admissions
-                 WHERE admitted_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
-            """;
+                 WHERE admitted_at < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
+            """);
 
     // Schedules' ended occurrences, kept as long as admissions are (their history on the schedule's page);
     // the future ones are the schedules' live state and never swept.
-    private static final String OCCURRENCES = """
+    private static final Sql OCCURRENCES = Sql.of("""
             DELETE FROM dispatch.schedule_occurrences WHERE id IN (
                 SELECT id FROM dispatch.schedule_occurrences
-                 WHERE ended_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
-            """;
+                 WHERE ended_at < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
+            """);
 
     // Idle and empty: nothing staged, scheduled or parked, nothing in flight or dead, no admission for a long time, and
     // every throttle bucket full again (lanes: see below) — so what goes with them (fairness history, adaptive caps) is
     // state whose loss admits nothing a gate would have denied.
-    private static final String PARTITIONS = """
+    private static final Sql PARTITIONS = Sql.of("""
             WITH idle AS MATERIALIZED (
                 SELECT id FROM dispatch.partitions q
                  WHERE q.pending_count = 0 AND q.parked_count = 0 AND q.scheduled_count = 0
-                   AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => ?)
+                   AND coalesce(q.last_admitted_at, q.created_at) < clock_timestamp() - make_interval(secs => :ageSeconds)
                    AND (q.buckets_full_at IS NULL OR q.buckets_full_at <= clock_timestamp())
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.partition_id = q.id)
                    AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.gate_id = q.id)
@@ -62,39 +64,39 @@ public class SweepRepository {
                    -- a key's gate row stays while any of its lane rows does
                    AND NOT (q.lane = '' AND EXISTS (SELECT 1 FROM dispatch.partitions l WHERE l.policy_name = q.policy_name
                                                     AND l.partition_key = q.partition_key AND l.lane <> ''))
-                 LIMIT ?
+                 LIMIT :limit
                    FOR UPDATE SKIP LOCKED)
             DELETE FROM dispatch.partitions p USING idle WHERE p.id = idle.id
-            """;
+            """);
 
     // Dead jobs past their retention, oldest first; the sweep logs how many it deleted.
-    private static final String DEAD = """
+    private static final Sql DEAD = Sql.of("""
             DELETE FROM dispatch.dead_jobs WHERE submission_id IN (
                 SELECT submission_id FROM dispatch.dead_jobs
-                 WHERE died_at < clock_timestamp() - make_interval(secs => ?) ORDER BY died_at LIMIT ?)
-            """;
+                 WHERE died_at < clock_timestamp() - make_interval(secs => :ageSeconds) ORDER BY died_at LIMIT :limit)
+            """);
 
-    private static final String ADAPTIVE = """
+    private static final Sql ADAPTIVE = Sql.of("""
             DELETE FROM dispatch.adaptive_stats a
-             WHERE a.updated_at < clock_timestamp() - make_interval(secs => ?)
+             WHERE a.updated_at < clock_timestamp() - make_interval(secs => :ageSeconds)
                AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs i WHERE i.gate_id = a.partition_id)
-            """;
+            """);
 
     // Tenants' count rows no window reaches any more: their newest bucket ended longer ago than the
     // longest window a rule may have (plus a minute). A sequential scan: the table has a row or two per
     // tenant, and an index on newest would cost every submission its HOT update.
-    private static final String TENANT_COUNTS = """
+    private static final Sql TENANT_COUNTS = Sql.of("""
             DELETE FROM dispatch.tenant_windows WHERE ctid = ANY (ARRAY(
                 SELECT ctid FROM dispatch.tenant_windows
-                 WHERE to_timestamp((newest + 1) * resolution_s) < clock_timestamp() - make_interval(secs => ?) LIMIT ?))
-            """;
+                 WHERE to_timestamp((newest + 1) * resolution_s) < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit))
+            """);
 
     @Inject
     Jdbc jdbc;
 
     /** Takes this transaction's sweep lock; false when another node is sweeping. */
     public boolean lock() {
-        return jdbc.query(LOCK, (c, st) -> { }, rs -> rs.getBoolean(1)).get(0);
+        return jdbc.query(LOCK, Params.of(), rs -> rs.getBoolean(1)).get(0);
     }
 
     public int samplesOlderThan(Duration age) {
@@ -130,12 +132,11 @@ public class SweepRepository {
         return deleteOlderThan(ADAPTIVE, age, false);
     }
 
-    private int deleteOlderThan(String sql, Duration age, boolean limited) {
-        return jdbc.update(sql, (c, st) -> {
-            st.setDouble(1, age.toMillis() / 1000.0);
-            if (limited) {
-                st.setInt(2, BATCH);
-            }
-        });
+    private int deleteOlderThan(Sql sql, Duration age, boolean limited) {
+        Params params = Params.of().float8("ageSeconds", age.toMillis() / 1000.0);
+        if (limited) {
+            params.integer("limit", BATCH);
+        }
+        return jdbc.update(sql, params);
     }
 }

@@ -1,10 +1,11 @@
 package io.dispatchpolicy.console.jobs;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,137 +24,122 @@ import java.util.Optional;
 @ApplicationScoped
 public class JobsRepository {
 
-    // %1$s, %2$s, %3$s: each branch's condition; the tail decorates the page with partition and status.
-    private static final String FIND = """
+    // {{staged}}, {{dead}}, {{admitted}}: each branch's condition (FIND_BY); the tail decorates the page
+    // with partition and status.
+    private static final Sql FIND = Sql.template("""
             WITH staged AS (
                 SELECT s.id AS submission_id, 'STAGED' AS state, s.partition_id, s.job_name, s.restart_of AS execution_id,
                        s.staged_at, coalesce(s.parked_at, s.due_at, s.staged_at) AS last_event_at
                   FROM dispatch.staged_jobs s
-                 WHERE (%1$s) AND s.id < ?
-                 ORDER BY s.id DESC LIMIT ?),
+                 WHERE ({{staged}}) AND s.id < :before
+                 ORDER BY s.id DESC LIMIT :limit),
             dead AS (
                 SELECT d.submission_id, 'DEAD', d.partition_id, d.job_name, d.execution_id, NULL::timestamptz, d.died_at
                   FROM dispatch.dead_jobs d
-                 WHERE (%2$s) AND d.submission_id < ?
-                 ORDER BY d.submission_id DESC LIMIT ?),
+                 WHERE ({{dead}}) AND d.submission_id < :before
+                 ORDER BY d.submission_id DESC LIMIT :limit),
             admitted AS (
                 SELECT a.submission_id, 'ADMITTED', a.partition_id, coalesce(a.job_name, i.jobname), a.execution_id, a.staged_at,
                        a.admitted_at
                   FROM dispatch.admissions a
                   JOIN job_execution e ON e.jobexecutionid = a.execution_id
                   JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid
-                 WHERE (%3$s) AND a.submission_id < ?
+                 WHERE ({{admitted}}) AND a.submission_id < :before
                    AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs s WHERE s.id = a.submission_id)
                    AND NOT EXISTS (SELECT 1 FROM dispatch.dead_jobs d WHERE d.submission_id = a.submission_id)
-                 ORDER BY a.submission_id DESC LIMIT ?),
+                 ORDER BY a.submission_id DESC LIMIT :limit),
             page AS (
                 SELECT * FROM staged UNION ALL SELECT * FROM dead UNION ALL SELECT * FROM admitted
-                 ORDER BY submission_id DESC LIMIT ?)
+                 ORDER BY submission_id DESC LIMIT :limit)
             SELECT f.submission_id, f.state, p.policy_name, p.partition_key, p.lane, f.job_name, f.execution_id, e.batchstatus,
                    f.staged_at, f.last_event_at
               FROM page f
               LEFT JOIN dispatch.partitions p ON p.id = f.partition_id
               LEFT JOIN job_execution e ON e.jobexecutionid = f.execution_id
              ORDER BY f.submission_id DESC
-            """;
+            """);
 
-    // The conditions of each key, per branch (staged, dead, admitted); '?' bound from the query's value.
-    private static final String INSTANCE_OF = "(SELECT jobinstanceid FROM job_execution WHERE jobexecutionid = ?)";
-    private static final String EXECUTIONS_OF = "(SELECT jobexecutionid FROM job_execution WHERE jobinstanceid = " + INSTANCE_OF + ")";
-    private static final String PARTITIONS_OF = "(SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ?)";
+    // Fragments of the keys' conditions, named from the query's values (keyParams).
+    private static final String INSTANCE_OF = "(SELECT jobinstanceid FROM job_execution WHERE jobexecutionid = :execution)";
+    private static final String EXECUTIONS_OF = "(SELECT jobexecutionid FROM job_execution WHERE jobinstanceid = {{instanceOf}})";
+    private static final String PARTITIONS_OF = "(SELECT id FROM dispatch.partitions WHERE policy_name = :policy AND partition_key = :partitionKey)";
     // JBeret stores parameters as "name = value" lines (BatchUtil.propertiesToString): the lines' array is indexed
-    private static final String HAS_PARAMETER = "string_to_array(e.jobparameters, E'\\n') @> ARRAY[?::text]";
+    private static final String HAS_PARAMETER = "string_to_array(e.jobparameters, E'\\n') @> ARRAY[:parameterLine::text]";
 
-    private static final String STAGED_LIFE = """
+    /** Per key, FIND with the staged, dead and admitted branch's conditions. */
+    private static final Map<JobQuery.By, Sql> FIND_BY = Map.of(
+            JobQuery.By.SUBMISSION, FIND.with("staged", "s.id = :submission").with("dead", "d.submission_id = :submission")
+                    .with("admitted", "a.submission_id = :submission"),
+            JobQuery.By.EXECUTION, FIND.with("staged", "s.restart_of IN {{executionsOf}}").with("dead", "d.execution_id IN {{executionsOf}}")
+                    .with("admitted", "e.jobinstanceid = {{instanceOf}}").with("executionsOf", EXECUTIONS_OF).with("instanceOf", INSTANCE_OF),
+            JobQuery.By.JOB, FIND.with("staged", "s.job_name = :jobName").with("dead", "d.job_name = :jobName")
+                    .with("admitted", "a.job_name = :jobName"),
+            JobQuery.By.PARTITION, FIND.with("staged", "s.partition_id IN {{partitionsOf}}").with("dead", "d.partition_id IN {{partitionsOf}}")
+                    .with("admitted", "a.partition_id IN {{partitionsOf}}").with("partitionsOf", PARTITIONS_OF),
+            JobQuery.By.PARAMETER, FIND.with("staged", "s.job_parameters @> jsonb_build_object(:parameterName::text, :parameterValue::text)")
+                    .with("dead", "EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = d.execution_id AND {{hasParameter}})")
+                    .with("admitted", "{{hasParameter}}").with("hasParameter", HAS_PARAMETER));
+
+    private static final Sql STAGED_LIFE = Sql.of("""
             SELECT s.submitted_by, s.priority, s.due_at, s.attempt,
                    CASE WHEN s.parked_at IS NOT NULL THEN 'parked' WHEN s.due_at IS NOT NULL THEN 'scheduled' ELSE 'waiting' END,
                    s.last_error, s.job_parameters::text
-              FROM dispatch.staged_jobs s WHERE s.id = ?
-            """;
+              FROM dispatch.staged_jobs s WHERE s.id = :submission
+            """);
 
-    private static final String ADMISSION = """
+    private static final Sql STAGED_PARTITION = Sql.of("SELECT partition_id FROM dispatch.staged_jobs WHERE id = :submission");
+
+    private static final Sql ADMISSION = Sql.of("""
             SELECT a.admitted_at, n.node_name, a.attempt, a.submitted_by, a.priority, a.due_at, a.execution_id,
                    (SELECT p.id FROM dispatch.partitions p WHERE p.id = a.partition_id)
               FROM dispatch.admissions a LEFT JOIN dispatch.nodes n ON n.id = a.node_id
-             WHERE a.submission_id = ?
-            """;
+             WHERE a.submission_id = :submission
+            """);
 
-    private static final String DEAD = """
-            SELECT died_at, attempts, submitted_by, priority, coalesce(error, exit_status) FROM dispatch.dead_jobs WHERE submission_id = ?
-            """;
+    private static final Sql DEAD = Sql.of("""
+            SELECT died_at, attempts, submitted_by, priority, coalesce(error, exit_status) FROM dispatch.dead_jobs WHERE submission_id = :submission
+            """);
 
     // Every execution of the instance the given one belongs to, oldest first, with its steps.
-    private static final String EXECUTIONS = """
+    private static final Sql EXECUTIONS = Sql.of("""
             SELECT e.jobexecutionid, e.batchstatus, e.exitstatus, e.createtime, e.starttime, e.endtime, e.jobparameters,
                    st.stepexecutionid, st.stepname, st.batchstatus, st.exitstatus, st.starttime, st.endtime, st.executionexception
               FROM job_execution e
               LEFT JOIN step_execution st ON st.jobexecutionid = e.jobexecutionid
-             WHERE e.jobinstanceid = (SELECT jobinstanceid FROM job_execution WHERE jobexecutionid = ?)
+             WHERE e.jobinstanceid = (SELECT jobinstanceid FROM job_execution WHERE jobexecutionid = :execution)
              ORDER BY e.jobexecutionid, st.stepexecutionid
-            """;
+            """);
 
     @Inject
     Jdbc jdbc;
 
     /** The search statement of a key, for tests that assert its plan. */
     public static String findSql(JobQuery.By by) {
-        String[] where = conditions(by);
-        return FIND.formatted(where[0], where[1], where[2]);
+        return FIND_BY.get(by).jdbc();
     }
 
     public List<JobRow> find(JobQuery q) {
-        String sql = findSql(q.by());
-        return jdbc.query(sql, (c, st) -> {
-            int i = 1;
-            for (int branch = 0; branch < 3; branch++) {
-                i = bindKey(st, i, q, branch == 0);
-                st.setLong(i++, q.before());
-                st.setInt(i++, q.limit());
-            }
-            st.setInt(i, q.limit());
-        }, rs -> new JobRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                (Long) rs.getObject(7), rs.getString(8), Jdbc.instant(rs.getTimestamp(9)), Jdbc.instant(rs.getTimestamp(10))));
+        return jdbc.query(FIND_BY.get(q.by()), keyParams(q).bigint("before", q.before()).integer("limit", q.limit()),
+                rs -> new JobRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                        (Long) rs.getObject(7), rs.getString(8), Jdbc.instant(rs.getTimestamp(9)), Jdbc.instant(rs.getTimestamp(10))));
     }
 
-    /** Per key, the staged, dead and admitted branch's conditions: each binds the key's values once. */
-    private static String[] conditions(JobQuery.By by) {
-        return switch (by) {
-            case SUBMISSION -> new String[] {"s.id = ?", "d.submission_id = ?", "a.submission_id = ?"};
-            case EXECUTION -> new String[] {"s.restart_of IN " + EXECUTIONS_OF, "d.execution_id IN " + EXECUTIONS_OF,
-                    "e.jobinstanceid = " + INSTANCE_OF};
-            case JOB -> new String[] {"s.job_name = ?", "d.job_name = ?", "a.job_name = ?"};
-            case PARTITION -> new String[] {"s.partition_id IN " + PARTITIONS_OF, "d.partition_id IN " + PARTITIONS_OF,
-                    "a.partition_id IN " + PARTITIONS_OF};
-            case PARAMETER -> new String[] {"s.job_parameters @> jsonb_build_object(?::text, ?::text)",
-                    "EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = d.execution_id AND " + HAS_PARAMETER + ")",
-                    HAS_PARAMETER};
+    /** The values of the key's conditions (FIND_BY); the staged branch matches parameters as JSON, the others as JBeret's lines. */
+    private static Params keyParams(JobQuery q) {
+        Params params = Params.of();
+        return switch (q.by()) {
+            case SUBMISSION -> params.bigint("submission", q.id());
+            case EXECUTION -> params.bigint("execution", q.id());
+            case JOB -> params.text("jobName", q.value());
+            case PARTITION -> params.text("policy", q.policy()).text("partitionKey", q.value());
+            case PARAMETER -> params.text("parameterName", q.parameterName()).text("parameterValue", q.parameterValue())
+                    .text("parameterLine", q.parameterName() + " = " + q.parameterValue());
         };
-    }
-
-    /** Binds the key's values of one branch; @param staged the staged branch (parameters as JSON there) */
-    private static int bindKey(PreparedStatement st, int i, JobQuery q, boolean staged) throws SQLException {
-        switch (q.by()) {
-            case SUBMISSION, EXECUTION -> st.setLong(i++, q.id());
-            case JOB -> st.setString(i++, q.value());
-            case PARTITION -> {
-                st.setString(i++, q.policy());
-                st.setString(i++, q.value());
-            }
-            case PARAMETER -> {
-                if (staged) {
-                    st.setString(i++, q.parameterName());
-                    st.setString(i++, q.parameterValue());
-                } else {
-                    st.setString(i++, q.parameterName() + " = " + q.parameterValue());
-                }
-            }
-        }
-        return i;
     }
 
     /** What a staged job's page shows beyond its row: who, priority, due, attempt, where it waits, error, parameters. */
     public Optional<Staged> staged(long submissionId) {
-        return jdbc.query(STAGED_LIFE, (c, st) -> st.setLong(1, submissionId), rs -> new Staged(rs.getString(1), rs.getInt(2),
+        return jdbc.query(STAGED_LIFE, Params.of().bigint("submission", submissionId), rs -> new Staged(rs.getString(1), rs.getInt(2),
                 Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7))).stream().findFirst();
     }
 
@@ -164,13 +150,12 @@ public class JobsRepository {
 
     /** The partition of a staged job; empty when it is not staged (any more). */
     public Optional<Long> stagedPartition(long submissionId) {
-        return jdbc.query("SELECT partition_id FROM dispatch.staged_jobs WHERE id = ?", (c, st) -> st.setLong(1, submissionId),
-                rs -> rs.getLong(1)).stream().findFirst();
+        return jdbc.query(STAGED_PARTITION, Params.of().bigint("submission", submissionId), rs -> rs.getLong(1)).stream().findFirst();
     }
 
     /** A job's latest admission: when, by which node, attempt, what its staging knew, its execution. */
     public Optional<Admission> admission(long submissionId) {
-        return jdbc.query(ADMISSION, (c, st) -> st.setLong(1, submissionId), rs -> new Admission(Jdbc.instant(rs.getTimestamp(1)),
+        return jdbc.query(ADMISSION, Params.of().bigint("submission", submissionId), rs -> new Admission(Jdbc.instant(rs.getTimestamp(1)),
                 rs.getString(2), rs.getInt(3), rs.getString(4), (Integer) rs.getObject(5), Jdbc.instant(rs.getTimestamp(6)),
                 rs.getLong(7), (Long) rs.getObject(8))).stream().findFirst();
     }
@@ -182,7 +167,7 @@ public class JobsRepository {
 
     /** A dead job: when it died, after how many attempts, who submitted it, its priority, its error. */
     public Optional<Dead> dead(long submissionId) {
-        return jdbc.query(DEAD, (c, st) -> st.setLong(1, submissionId), rs -> new Dead(Jdbc.instant(rs.getTimestamp(1)),
+        return jdbc.query(DEAD, Params.of().bigint("submission", submissionId), rs -> new Dead(Jdbc.instant(rs.getTimestamp(1)),
                 rs.getInt(2), rs.getString(3), rs.getInt(4), rs.getString(5))).stream().findFirst();
     }
 
@@ -199,7 +184,7 @@ public class JobsRepository {
     public Executions executions(long executionId) {
         Map<Long, List<StepRecord>> steps = new LinkedHashMap<>();
         Map<Long, Object[]> rows = new LinkedHashMap<>();
-        jdbc.query(EXECUTIONS, (c, st) -> st.setLong(1, executionId), rs -> {
+        jdbc.query(EXECUTIONS, Params.of().bigint("execution", executionId), rs -> {
             long id = rs.getLong(1);
             rows.computeIfAbsent(id, k -> {
                 try {

@@ -1,10 +1,11 @@
 package io.dispatchpolicy.console.monitoring;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -26,82 +27,86 @@ public class DeadJobBrowser {
             """;
 
     // Rows an operator acts on, locked so two operators (or two nodes) never act on one twice.
-    private static final String LOCK = COLUMNS + """
-             WHERE d.submission_id = ANY(?::bigint[])
+    private static final Sql LOCK = Sql.template("""
+            {{columns}} WHERE d.submission_id = ANY(:submissions::bigint[])
              ORDER BY d.submission_id
                FOR UPDATE OF d SKIP LOCKED
-            """;
+            """).with("columns", COLUMNS);
 
-    private static final String DISCARD = """
-            DELETE FROM dispatch.dead_jobs WHERE submission_id = ANY(?::bigint[]) RETURNING submission_id
-            """;
+    private static final Sql DISCARD = Sql.of("""
+            DELETE FROM dispatch.dead_jobs WHERE submission_id = ANY(:submissions::bigint[]) RETURNING submission_id
+            """);
+
+    // {{where}}: the query's filters (where), each a named parameter (filters).
+    private static final Sql PAGE = Sql.template("{{columns}}{{where}} ORDER BY d.died_at DESC, d.submission_id DESC LIMIT :limit OFFSET :offset")
+            .with("columns", COLUMNS);
+
+    private static final Sql COUNT = Sql.template(
+            "SELECT count(*) FROM dispatch.dead_jobs d JOIN dispatch.partitions p ON p.id = d.partition_id{{where}}");
+
+    private static final Sql TOTAL = Sql.of("SELECT count(*) FROM dispatch.dead_jobs");
 
     @Inject
     Jdbc jdbc;
 
     /** The dead jobs among {@code submissionIds}, locked for this transaction (rows others hold are skipped). */
     public List<DeadJobView> lock(List<Long> submissionIds) {
-        return jdbc.query(LOCK, (c, st) -> st.setArray(1, Jdbc.longs(c, submissionIds)), DeadJobBrowser::view);
+        return jdbc.query(LOCK, Params.of().longs("submissions", submissionIds), DeadJobBrowser::view);
     }
 
     /** @return the submission ids deleted */
     public List<Long> discard(List<Long> submissionIds) {
-        return jdbc.query(DISCARD, (c, st) -> st.setArray(1, Jdbc.longs(c, submissionIds)), rs -> rs.getLong(1));
+        return jdbc.query(DISCARD, Params.of().longs("submissions", submissionIds), rs -> rs.getLong(1));
     }
 
     public List<DeadJobView> page(DeadJobQuery q) {
-        String sql = COLUMNS + where(q) + " ORDER BY d.died_at DESC, d.submission_id DESC LIMIT ? OFFSET ?";
-        return jdbc.query(sql, (c, st) -> {
-            int i = bind(st, q);
-            st.setInt(i++, Math.max(1, q.pageSize()));
-            st.setInt(i, Math.max(0, q.first()));
-        }, DeadJobBrowser::view);
+        return jdbc.query(PAGE.with("where", where(q)),
+                filters(q).integer("limit", Math.max(1, q.pageSize())).integer("offset", Math.max(0, q.first())),
+                DeadJobBrowser::view);
     }
 
     public long count(DeadJobQuery q) {
-        String sql = "SELECT count(*) FROM dispatch.dead_jobs d JOIN dispatch.partitions p ON p.id = d.partition_id" + where(q);
-        return jdbc.query(sql, (c, st) -> bind(st, q), rs -> rs.getLong(1)).get(0);
+        return jdbc.query(COUNT.with("where", where(q)), filters(q), rs -> rs.getLong(1)).get(0);
     }
 
     /** Every dead job (the dashboard's figure). */
     public long total() {
-        return jdbc.query("SELECT count(*) FROM dispatch.dead_jobs", (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        return jdbc.query(TOTAL, Params.of(), rs -> rs.getLong(1)).get(0);
     }
 
     private static String where(DeadJobQuery q) {
         List<String> where = new ArrayList<>();
         if (present(q.policy())) {
-            where.add("p.policy_name = ?");
+            where.add("p.policy_name = :policy");
         }
         if (present(q.partitionContains())) {
-            where.add("lower(p.partition_key) LIKE ? ESCAPE '\\'");
+            where.add("lower(p.partition_key) LIKE :partitionContains ESCAPE '\\'");
         }
         if (present(q.jobName())) {
-            where.add("d.job_name = ?");
+            where.add("d.job_name = :jobName");
         }
         if (present(q.text())) {
-            where.add("(lower(d.error) LIKE ? ESCAPE '\\' OR lower(d.exit_status) LIKE ? ESCAPE '\\')");
+            where.add("(lower(d.error) LIKE :text ESCAPE '\\' OR lower(d.exit_status) LIKE :text ESCAPE '\\')");
         }
         return where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
     }
 
-    /** Binds the filters of {@link #where}; returns the next parameter index. */
-    private static int bind(PreparedStatement st, DeadJobQuery q) throws SQLException {
-        int i = 1;
+    /** The values of the filters {@link #where} names, exactly those. */
+    private static Params filters(DeadJobQuery q) {
+        Params params = Params.of();
         if (present(q.policy())) {
-            st.setString(i++, q.policy());
+            params.text("policy", q.policy());
         }
         if (present(q.partitionContains())) {
-            st.setString(i++, contains(q.partitionContains()));
+            params.text("partitionContains", contains(q.partitionContains()));
         }
         if (present(q.jobName())) {
-            st.setString(i++, q.jobName().strip());
+            params.text("jobName", q.jobName().strip());
         }
         if (present(q.text())) {
-            st.setString(i++, contains(q.text()));
-            st.setString(i++, contains(q.text()));
+            params.text("text", contains(q.text()));
         }
-        return i;
+        return params;
     }
 
     private static String contains(String text) {

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.console.monitoring;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.node.NodeRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,19 +15,19 @@ import java.util.Map;
 @ApplicationScoped
 public class MonitoringRepository {
 
-    private static final String TOTALS = """
+    private static final Sql TOTALS = Sql.of("""
             SELECT coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0), coalesce(sum(total_admitted), 0),
                    count(*) FILTER (WHERE next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL),
                    count(*)
               FROM dispatch.partitions
-            """;
+            """);
 
-    private static final String IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs";
+    private static final Sql IN_FLIGHT = Sql.of("SELECT count(*) FROM dispatch.inflight_jobs");
 
-    private static final String DEAD = "SELECT count(*) FROM dispatch.dead_jobs";
+    private static final Sql DEAD = Sql.of("SELECT count(*) FROM dispatch.dead_jobs");
 
     // Every node writes one sample per tick; windows sum the admissions of samples that started in them.
-    private static final String WINDOWS = """
+    private static final Sql WINDOWS = Sql.of("""
             SELECT coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '1 minute'), 0),
                    coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '5 minutes'), 0),
                    coalesce(sum(admitted), 0),
@@ -34,143 +36,145 @@ public class MonitoringRepository {
                    coalesce(sum(completed), 0), coalesce(sum(failed), 0)
               FROM dispatch.tick_samples
              WHERE started_at > clock_timestamp() - interval '15 minutes'
-            """;
+            """);
 
-    private static final String TREND = """
+    private static final Sql TREND = Sql.of("""
             SELECT date_trunc('minute', started_at) AS minute, (array_agg(pending ORDER BY started_at DESC))[1]
               FROM dispatch.tick_samples
              WHERE started_at > clock_timestamp() - interval '30 minutes'
              GROUP BY 1 ORDER BY 1
-            """;
+            """);
 
-    private static final String DENIAL_REASONS = """
+    private static final Sql DENIAL_REASONS = Sql.of("""
             SELECT d.key, sum(d.value::bigint)
               FROM dispatch.tick_samples s, jsonb_each_text(s.denied) d
              WHERE s.started_at > clock_timestamp() - interval '15 minutes'
              GROUP BY d.key ORDER BY 2 DESC, 1
-            """;
+            """);
 
-    private static final String POLICY_TOTALS = """
+    private static final Sql POLICY_TOTALS = Sql.of("""
             SELECT policy_name, count(*), coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0)
               FROM dispatch.partitions GROUP BY policy_name
-            """;
+            """);
 
-    private static final String POLICY_IN_FLIGHT = """
+    private static final Sql POLICY_IN_FLIGHT = Sql.of("""
             SELECT policy_name, count(*) FROM dispatch.inflight_jobs GROUP BY policy_name
-            """;
+            """);
 
     // Admissions of the last 15 minutes by lane (through their partition), and how many of them in the
     // last 5 and the last 1.
-    private static final String LANE_ADMISSIONS = """
+    private static final Sql LANE_ADMISSIONS = Sql.of("""
             SELECT p.lane,
                    count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '1 minute'),
                    count(*) FILTER (WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'),
                    count(*)
               FROM dispatch.admissions a JOIN dispatch.partitions p ON p.id = a.partition_id
-             WHERE p.policy_name = ? AND a.admitted_at > clock_timestamp() - interval '15 minutes'
+             WHERE p.policy_name = :policy AND a.admitted_at > clock_timestamp() - interval '15 minutes'
              GROUP BY p.lane
-            """;
+            """);
 
-    private static final String LANE_IN_FLIGHT = """
-            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = ? GROUP BY lane
-            """;
+    private static final Sql LANE_IN_FLIGHT = Sql.of("""
+            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = :policy GROUP BY lane
+            """);
 
-    private static final String POLICY_ADMITTED_5M = """
+    private static final Sql POLICY_ADMITTED_5M = Sql.of("""
             SELECT p.policy_name, count(*) FROM dispatch.admissions a
               JOIN dispatch.partitions p ON p.id = a.partition_id
              WHERE a.admitted_at > clock_timestamp() - interval '5 minutes'
              GROUP BY p.policy_name
-            """;
+            """);
 
-    private static final String POLICY_DENIALS = """
+    private static final Sql POLICY_DENIALS = Sql.of("""
             SELECT last_deny_reason, count(*) FROM dispatch.partitions
-             WHERE policy_name = ? AND next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL
+             WHERE policy_name = :policy AND next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL
              GROUP BY 1 ORDER BY 2 DESC, 1
-            """;
+            """);
 
-    private static final String TOP_PENDING = """
+    private static final Sql TOP_PENDING = Sql.of("""
             SELECT id, partition_key, pending_count FROM dispatch.partitions
-             WHERE policy_name = ? AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT ?
-            """;
+             WHERE policy_name = :policy AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT :limit
+            """);
 
-    private static final String TOP_ADMITTED = """
+    private static final Sql TOP_ADMITTED = Sql.of("""
             SELECT id, partition_key, total_admitted FROM dispatch.partitions
-             WHERE policy_name = ? AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT ?
-            """;
+             WHERE policy_name = :policy AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT :limit
+            """);
 
     // The context and gate state the partition's gates work on: its key's gate row's (its own outside lanes).
-    private static final String PARTITION_STATE = """
+    private static final Sql PARTITION_STATE = Sql.of("""
             SELECT g.context::text, g.gate_state::text, g.id
               FROM dispatch.partitions p
               JOIN dispatch.partitions g ON g.policy_name = p.policy_name AND g.partition_key = p.partition_key AND g.lane = ''
-             WHERE p.id = ?
-            """;
+             WHERE p.id = :partition
+            """);
 
-    private static final String PARTITION_IN_FLIGHT = "SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = ?";
+    private static final Sql PARTITION_IN_FLIGHT = Sql.of("SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = :partition");
 
-    private static final String ADAPTIVE = """
-            SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = ?
-            """;
+    private static final Sql ADAPTIVE = Sql.of("""
+            SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = :partition
+            """);
 
     // Parked jobs first (they need an operator), then the waiting ones in admission order, then those
     // scheduled for later, earliest first.
-    private static final String STAGED = """
+    private static final Sql STAGED = Sql.of("""
             SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of,
                    priority, due_at, attempt
-              FROM dispatch.staged_jobs WHERE partition_id = ?
-             ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT ?
-            """;
+              FROM dispatch.staged_jobs WHERE partition_id = :partition
+             ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT :limit
+            """);
 
-    private static final String NEXT_DUE = """
-            SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = ? AND due_at IS NOT NULL
-            """;
+    private static final Sql NEXT_DUE = Sql.of("""
+            SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = :partition AND due_at IS NOT NULL
+            """);
 
     // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller. Episodes
     // (V19), newest first off denial_history_last_idx; the partition as it stands now beside each.
-    private static final String DENIALS = """
+    private static final Sql DENIALS = Sql.of("""
             SELECT h.partition_id, h.policy_name, h.partition_key, h.reason, h.last_at,
                    CASE WHEN p.denial_history_id = h.id AND p.next_eligible_at > clock_timestamp() THEN p.next_eligible_at END,
                    coalesce(p.pending_count, 0), h.started_at, h.denials
               FROM dispatch.denial_history h
               LEFT JOIN dispatch.partitions p ON p.id = h.partition_id
-             WHERE h.last_at > clock_timestamp() - make_interval(secs => ?)
-               AND (?::text IS NULL OR h.policy_name = ?)
-               AND (?::text IS NULL OR h.reason = ?)
-               AND (?::text IS NULL OR h.partition_key ILIKE ? ESCAPE '\\')
+             WHERE h.last_at > clock_timestamp() - make_interval(secs => :withinSeconds)
+               AND (:policy::text IS NULL OR h.policy_name = :policy)
+               AND (:reason::text IS NULL OR h.reason = :reason)
+               AND (:keyPattern::text IS NULL OR h.partition_key ILIKE :keyPattern ESCAPE '\\')
              ORDER BY h.last_at DESC, h.id DESC
-             LIMIT ?
-            """;
+             LIMIT :limit
+            """);
 
     // A policy's or a partition's minutes with activity in the window (the caller fills the others with 0).
-    private static final String HISTORY = """
+    private static final Sql HISTORY = Sql.template("""
             SELECT minute, sum(admitted), sum(completed), sum(failed) FROM dispatch.partition_minutes
-             WHERE %s AND minute > date_trunc('minute', clock_timestamp()) - make_interval(mins => ?)
+             WHERE {{key}} AND minute > date_trunc('minute', clock_timestamp()) - make_interval(mins => :minutes)
              GROUP BY minute ORDER BY minute
-            """;
+            """);
+    private static final Sql POLICY_HISTORY = HISTORY.with("key", "policy_name = :policy");
+    private static final Sql PARTITION_HISTORY = HISTORY.with("key", "partition_id = :partition");
 
     @Inject
     Jdbc jdbc;
 
     /** {pending, parked, admitted total, denied partitions, partitions, in flight, dead} */
     public long[] totals() {
-        long[] t = jdbc.query(TOTALS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+        long[] t = jdbc.query(TOTALS, Params.of(), rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
                 rs.getLong(4), rs.getLong(5), 0, 0}).get(0);
-        t[5] = jdbc.query(IN_FLIGHT, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
-        t[6] = jdbc.query(DEAD, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        t[5] = jdbc.query(IN_FLIGHT, Params.of(), rs -> rs.getLong(1)).get(0);
+        t[6] = jdbc.query(DEAD, Params.of(), rs -> rs.getLong(1)).get(0);
         return t;
     }
 
     /** {admitted 1 min, 5 min, 15 min, busy ms 5 min, tick ms 5 min, completed 15 min, failed 15 min} */
     public long[] windows() {
-        return jdbc.query(WINDOWS, (c, st) -> { }, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+        return jdbc.query(WINDOWS, Params.of(), rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
                 rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)}).get(0);
     }
 
     // Shards with waiting partitions that no live node names (ADR 0014); a live node without shards
-    // admits every one. Live: not gone, by the test recovery uses (NodeRepository.%s).
-    private static final String UNSERVED_SHARDS = """
+    // admits every one. Live: not gone, by the test recovery uses (NodeRepository.withGone).
+    private static final Sql UNSERVED_SHARDS = NodeRepository.withGone(Sql.template("""
             WITH live AS (
-                SELECT n.shards FROM dispatch.nodes n WHERE NOT %s)
+                SELECT n.shards FROM dispatch.nodes n WHERE NOT {{gone}})
             SELECT p.shard, count(*), sum(p.pending_count)
               FROM dispatch.partitions p
              WHERE p.pending_count > 0 AND p.shard <> ''
@@ -178,26 +182,26 @@ public class MonitoringRepository {
              GROUP BY p.shard
              ORDER BY p.shard
              LIMIT 20
-            """.formatted(NodeRepository.GONE);
+            """));
 
     /** Shards with waiting work that no live node admits, up to 20 (liveness as recovery judges it). */
     public List<UnservedShard> unservedShards(java.time.Duration staleAfter, java.time.Duration grace) {
-        return jdbc.query(UNSERVED_SHARDS, (c, st) -> NodeRepository.bindGone(st, 1, staleAfter, grace),
+        return jdbc.query(UNSERVED_SHARDS, NodeRepository.gone(Params.of(), staleAfter, grace),
                 rs -> new UnservedShard(rs.getString(1), rs.getLong(2), rs.getLong(3)));
     }
 
     public List<TrendPoint> pendingTrend() {
-        return jdbc.query(TREND, (c, st) -> { }, rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+        return jdbc.query(TREND, Params.of(), rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
     }
 
     public List<KeyCount> denialReasons() {
-        return jdbc.query(DENIAL_REASONS, (c, st) -> { }, rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+        return jdbc.query(DENIAL_REASONS, Params.of(), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
     }
 
     /** By policy: {partitions, pending, parked}. */
     public Map<String, long[]> policyTotals() {
         Map<String, long[]> totals = new HashMap<>();
-        jdbc.query(POLICY_TOTALS, (c, st) -> { },
+        jdbc.query(POLICY_TOTALS, Params.of(),
                 rs -> totals.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
         return totals;
     }
@@ -213,19 +217,19 @@ public class MonitoringRepository {
     /** By lane: admissions of the policy over {1, 5, 15} minutes. */
     public Map<String, long[]> laneAdmissions(String policy) {
         Map<String, long[]> byLane = new HashMap<>();
-        jdbc.query(LANE_ADMISSIONS, (c, st) -> st.setString(1, policy),
+        jdbc.query(LANE_ADMISSIONS, Params.of().text("policy", policy),
                 rs -> byLane.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), rs.getLong(4)}));
         return byLane;
     }
 
     public Map<String, Long> laneInFlight(String policy) {
         Map<String, Long> byLane = new HashMap<>();
-        jdbc.query(LANE_IN_FLIGHT, (c, st) -> st.setString(1, policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
+        jdbc.query(LANE_IN_FLIGHT, Params.of().text("policy", policy), rs -> byLane.put(rs.getString(1), rs.getLong(2)));
         return byLane;
     }
 
     public List<KeyCount> policyDenials(String policy) {
-        return jdbc.query(POLICY_DENIALS, (c, st) -> st.setString(1, policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+        return jdbc.query(POLICY_DENIALS, Params.of().text("policy", policy), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
     }
 
     public List<TopPartition> topPending(String policy, int limit) {
@@ -238,83 +242,66 @@ public class MonitoringRepository {
 
     /** {context json, gate state json, gate row id} of the partition's gates, or null when the partition is gone. */
     public String[] partitionState(long partitionId) {
-        return jdbc.query(PARTITION_STATE, (c, st) -> st.setLong(1, partitionId),
+        return jdbc.query(PARTITION_STATE, Params.of().bigint("partition", partitionId),
                 rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))}).stream().findFirst().orElse(null);
     }
 
     public long partitionInFlight(long partitionId) {
-        return jdbc.query(PARTITION_IN_FLIGHT, (c, st) -> st.setLong(1, partitionId), rs -> rs.getLong(1)).get(0);
+        return jdbc.query(PARTITION_IN_FLIGHT, Params.of().bigint("partition", partitionId), rs -> rs.getLong(1)).get(0);
     }
 
     /** By adaptive gate id: {current max, ewma lag ms, consecutive failures}. */
     public Map<String, double[]> adaptive(long partitionId) {
         Map<String, double[]> states = new HashMap<>();
-        jdbc.query(ADAPTIVE, (c, st) -> st.setLong(1, partitionId),
+        jdbc.query(ADAPTIVE, Params.of().bigint("partition", partitionId),
                 rs -> states.put(rs.getString(1), new double[] {rs.getInt(2), rs.getDouble(3), rs.getInt(4)}));
         return states;
     }
 
     public List<StagedJobView> staged(long partitionId, int limit) {
-        return jdbc.query(STAGED, (c, st) -> {
-            st.setLong(1, partitionId);
-            st.setInt(2, limit);
-        }, rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
-                rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
-                rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11)));
+        return jdbc.query(STAGED, Params.of().bigint("partition", partitionId).integer("limit", limit),
+                rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
+                        rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
+                        rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11)));
     }
 
     /** When the partition's earliest job scheduled for later is due; null when none is. */
     public java.time.Instant nextDue(long partitionId) {
-        return jdbc.query(NEXT_DUE, (c, st) -> st.setLong(1, partitionId), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
+        return jdbc.query(NEXT_DUE, Params.of().bigint("partition", partitionId), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
     }
 
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {
-        return jdbc.query(DENIALS, (c, st) -> {
-            st.setLong(1, withinSeconds);
-            st.setString(2, policy);
-            st.setString(3, policy);
-            st.setString(4, reason);
-            st.setString(5, reason);
-            st.setString(6, keyPattern);
-            st.setString(7, keyPattern);
-            st.setInt(8, limit);
-        }, rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7), Jdbc.instant(rs.getTimestamp(8)),
-                rs.getInt(9)));
+        return jdbc.query(DENIALS, Params.of().bigint("withinSeconds", withinSeconds).text("policy", policy).text("reason", reason)
+                        .text("keyPattern", keyPattern).integer("limit", limit),
+                rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7),
+                        Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9)));
     }
 
     /** A policy's minutes with activity over the last {@code minutes}. */
     public List<io.dispatchpolicy.console.monitoring.HistoryPoint> policyHistory(String policy, int minutes) {
-        return history("policy_name = ?", st -> st.setString(1, policy), minutes);
+        return history(POLICY_HISTORY, Params.of().text("policy", policy), minutes);
     }
 
     /** A partition's minutes with activity over the last {@code minutes}. */
     public List<io.dispatchpolicy.console.monitoring.HistoryPoint> partitionHistory(long partitionId, int minutes) {
-        return history("partition_id = ?", st -> st.setLong(1, partitionId), minutes);
+        return history(PARTITION_HISTORY, Params.of().bigint("partition", partitionId), minutes);
     }
 
-    private interface KeyBinder {
-        void bind(java.sql.PreparedStatement st) throws java.sql.SQLException;
+    private List<io.dispatchpolicy.console.monitoring.HistoryPoint> history(Sql sql, Params key, int minutes) {
+        return jdbc.query(sql, key.integer("minutes", minutes),
+                rs -> new io.dispatchpolicy.console.monitoring.HistoryPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2),
+                        rs.getLong(3), rs.getLong(4)));
     }
 
-    private List<io.dispatchpolicy.console.monitoring.HistoryPoint> history(String key, KeyBinder binder, int minutes) {
-        return jdbc.query(HISTORY.formatted(key), (c, st) -> {
-            binder.bind(st);
-            st.setInt(2, minutes);
-        }, rs -> new io.dispatchpolicy.console.monitoring.HistoryPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2),
-                rs.getLong(3), rs.getLong(4)));
+    private List<TopPartition> top(Sql sql, String policy, int limit) {
+        return jdbc.query(sql, Params.of().text("policy", policy).integer("limit", limit),
+                rs -> new TopPartition(rs.getLong(1), rs.getString(2), rs.getLong(3)));
     }
 
-    private List<TopPartition> top(String sql, String policy, int limit) {
-        return jdbc.query(sql, (c, st) -> {
-            st.setString(1, policy);
-            st.setInt(2, limit);
-        }, rs -> new TopPartition(rs.getLong(1), rs.getString(2), rs.getLong(3)));
-    }
-
-    private Map<String, Long> byPolicy(String sql) {
+    private Map<String, Long> byPolicy(Sql sql) {
         Map<String, Long> counts = new HashMap<>();
-        jdbc.query(sql, (c, st) -> { }, rs -> counts.put(rs.getString(1), rs.getLong(2)));
+        jdbc.query(sql, Params.of(), rs -> counts.put(rs.getString(1), rs.getLong(2)));
         return counts;
     }
 }

@@ -2,10 +2,11 @@ package io.dispatchpolicy.console.monitoring;
 
 import io.dispatchpolicy.domain.model.Partition;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -33,6 +34,14 @@ public class PartitionBrowser {
             "totalAdmitted", "total_admitted", "decayedAdmits", "decayed_admits", "lastAdmittedAt", "last_admitted_at",
             "nextEligibleAt", "next_eligible_at", "lastDeniedAt", "last_denied_at");
 
+    // {{where}}: the query's filters (where), each a named parameter (filters); {{order}}: a column of SORT_COLUMNS.
+    private static final Sql PAGE = Sql.template("{{columns}}{{where}} ORDER BY {{order}}, id LIMIT :limit OFFSET :offset")
+            .with("columns", COLUMNS);
+
+    private static final Sql COUNT = Sql.template("SELECT count(*) FROM dispatch.partitions{{where}}");
+
+    private static final Sql FIND = Sql.template("{{columns}} WHERE id = :partition").with("columns", COLUMNS);
+
     @Inject
     Jdbc jdbc;
 
@@ -40,46 +49,41 @@ public class PartitionBrowser {
         String column = SORT_COLUMNS.get(q.sortField());
         boolean ascending = column != null && q.ascending();
         String order = (column == null ? "pending_count" : column) + (ascending ? " ASC" : " DESC");
-        String sql = COLUMNS + where(q) + " ORDER BY " + order + ", id LIMIT ? OFFSET ?";
-        return jdbc.query(sql, (c, st) -> {
-            int i = bind(st, q);
-            st.setInt(i++, Math.max(1, q.pageSize()));
-            st.setInt(i, Math.max(0, q.first()));
-        }, PartitionBrowser::partition);
+        return jdbc.query(PAGE.with("where", where(q)).with("order", order),
+                filters(q).integer("limit", Math.max(1, q.pageSize())).integer("offset", Math.max(0, q.first())),
+                PartitionBrowser::partition);
     }
 
     public long count(PartitionQuery q) {
-        return jdbc.query("SELECT count(*) FROM dispatch.partitions" + where(q), (c, st) -> bind(st, q),
-                rs -> rs.getLong(1)).get(0);
+        return jdbc.query(COUNT.with("where", where(q)), filters(q), rs -> rs.getLong(1)).get(0);
     }
 
     public Partition find(long id) {
-        List<Partition> found = jdbc.query(COLUMNS + " WHERE id = ?", (c, st) -> st.setLong(1, id),
-                PartitionBrowser::partition);
+        List<Partition> found = jdbc.query(FIND, Params.of().bigint("partition", id), PartitionBrowser::partition);
         return found.isEmpty() ? null : found.get(0);
     }
 
     private static String where(PartitionQuery q) {
         List<String> where = new ArrayList<>();
         if (hasPolicy(q)) {
-            where.add("policy_name = ?");
+            where.add("policy_name = :policy");
         }
         if (hasKey(q)) {
-            where.add("lower(partition_key) LIKE ? ESCAPE '\\'");
+            where.add("lower(partition_key) LIKE :keyContains ESCAPE '\\'");
         }
         return where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
     }
 
-    /** Binds the filters of {@link #where}; returns the next parameter index. */
-    private static int bind(PreparedStatement st, PartitionQuery q) throws SQLException {
-        int i = 1;
+    /** The values of the filters {@link #where} names, exactly those. */
+    private static Params filters(PartitionQuery q) {
+        Params params = Params.of();
         if (hasPolicy(q)) {
-            st.setString(i++, q.policy());
+            params.text("policy", q.policy());
         }
         if (hasKey(q)) {
-            st.setString(i++, "%" + escapeLike(q.keyContains().toLowerCase(Locale.ROOT)) + "%");
+            params.text("keyContains", "%" + escapeLike(q.keyContains().toLowerCase(Locale.ROOT)) + "%");
         }
-        return i;
+        return params;
     }
 
     private static boolean hasPolicy(PartitionQuery q) {

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.console.schedule;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -19,32 +21,29 @@ public class OccurrenceViews {
               LEFT JOIN job_execution e ON e.jobexecutionid = coalesce(a.execution_id, o.execution_id)
             """;
 
-    private static final String IN_STATES = VIEW_COLUMNS + """
-             WHERE o.schedule_id = ? AND o.state = ANY (?::text[])
+    private static final Sql IN_STATES = Sql.template("""
+            {{columns}} WHERE o.schedule_id = :schedule AND o.state = ANY (:states::text[])
              ORDER BY o.run_at DESC, o.id DESC
-             LIMIT ?
-            """;
+             LIMIT :limit
+            """).with("columns", VIEW_COLUMNS);
 
-    private static final String LAST_ENDED = VIEW_COLUMNS + """
-             WHERE o.schedule_id = ? AND o.state <> 'future'
+    private static final Sql LAST_ENDED = Sql.template("""
+            {{columns}} WHERE o.schedule_id = :schedule AND o.state <> 'future'
              ORDER BY o.ended_at DESC, o.id DESC
              LIMIT 1
-            """;
+            """).with("columns", VIEW_COLUMNS);
 
     @Inject
     Jdbc jdbc;
 
     /** The schedule's occurrences in these states, newest run time first. */
     public List<OccurrenceView> inStates(long scheduleId, List<String> states, int limit) {
-        return jdbc.query(IN_STATES, (c, st) -> {
-            st.setLong(1, scheduleId);
-            st.setArray(2, Jdbc.texts(c, states));
-            st.setInt(3, limit);
-        }, OccurrenceViews::view);
+        return jdbc.query(IN_STATES, Params.of().bigint("schedule", scheduleId).texts("states", states).integer("limit", limit),
+                OccurrenceViews::view);
     }
 
     public Optional<OccurrenceView> lastEnded(long scheduleId) {
-        return jdbc.query(LAST_ENDED, (c, st) -> st.setLong(1, scheduleId), OccurrenceViews::view).stream().findFirst();
+        return jdbc.query(LAST_ENDED, Params.of().bigint("schedule", scheduleId), OccurrenceViews::view).stream().findFirst();
     }
 
     private static OccurrenceView view(java.sql.ResultSet rs) throws java.sql.SQLException {

@@ -2,6 +2,8 @@ package io.dispatchpolicy.infrastructure.jberet;
 
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jberet.repository.JobRepository;
@@ -17,7 +19,7 @@ import org.jberet.repository.JobRepository;
 public class JobRepositoryCheck {
 
     // JBeret's DDL creates JOB_EXECUTION unquoted, so PostgreSQL stores it in lower case.
-    private static final String JBERET_TABLES = "SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename = 'job_execution'";
+    private static final Sql JBERET_TABLES = Sql.of("SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename = 'job_execution'");
 
     @Inject
     JobRuntime runtime;
@@ -36,7 +38,7 @@ public class JobRepositoryCheck {
         if (repository.getClass().getName().contains("InMemory")) {
             throw new IllegalStateException(problem("is in memory (" + repository.getClass().getName() + ")"));
         }
-        long tables = jdbc.query(JBERET_TABLES, (c, st) -> { }, rs -> rs.getLong(1)).get(0);
+        long tables = jdbc.query(JBERET_TABLES, Params.of(), rs -> rs.getLong(1)).get(0);
         if (tables == 0) {
             throw new IllegalStateException(problem("keeps its tables in another database than " + settings.datasource()));
         }

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -19,7 +21,7 @@ public class JobRepositoryIndexes {
 
     // One statement, so one transaction: the lock is held until every index exists. A table already
     // indexed costs a catalog lookup; the first boot over a large repository builds them once.
-    private static final String ENSURE = """
+    private static final Sql ENSURE = Sql.of("""
             DO $$
             BEGIN
                 PERFORM pg_advisory_xact_lock(7346150345);
@@ -30,13 +32,13 @@ public class JobRepositoryIndexes {
                     USING gin (string_to_array(jobparameters, E'\n'));
             END
             $$
-            """;
+            """);
 
     @Inject
     Jdbc jdbc;
 
     /** Creates the missing indexes on JBeret's tables (which {@link JobRepositoryCheck} has seen exist). */
     public void ensure() {
-        jdbc.update(ENSURE, (c, st) -> { });
+        jdbc.update(ENSURE, Params.of());
     }
 }

@@ -88,6 +88,16 @@ public class Jdbc {
         }
     }
 
+    /** Runs a named statement ({@link Sql}) with its parameters' values. */
+    public <T> List<T> query(Sql sql, Params params, RowMapper<T> mapper) {
+        return query(sql.jdbc(), (c, st) -> params.bind(sql, c, st), mapper);
+    }
+
+    /** Runs a named statement ({@link Sql}) with its parameters' values; @return rows changed. */
+    public int update(Sql sql, Params params) {
+        return update(sql.jdbc(), (c, st) -> params.bind(sql, c, st));
+    }
+
     public int update(String sql, Binder binder) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
             binder.bind(c, s);

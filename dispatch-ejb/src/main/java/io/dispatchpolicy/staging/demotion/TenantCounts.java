@@ -2,6 +2,8 @@ package io.dispatchpolicy.staging.demotion;
 
 import io.dispatchpolicy.domain.lane.TenantWindow;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
 import io.dispatchpolicy.spi.Demotion;
 
 import java.sql.ResultSet;
@@ -34,20 +36,20 @@ final class TenantCounts {
 
     // Each tenant's row per resolution upserted, tenants by code point and resolutions ascending, so two
     // calls lock in one order.
-    static final String COUNT = """
+    static final Sql COUNT = Sql.template("""
             INSERT INTO dispatch.tenant_windows AS t (policy_name, tenant, resolution_s, newest, total, older)
-            SELECT ?, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint, u.n,
+            SELECT :policy, u.tenant, r.res, floor(extract(epoch FROM statement_timestamp()) / r.res)::bigint, u.n,
                    array_fill(0::bigint, ARRAY[r.slots])
-              FROM unnest(?::text[], ?::int[]) WITH ORDINALITY AS u(tenant, n, ord)
-             CROSS JOIN unnest(?::int[], ?::int[]) AS r(res, slots)
+              FROM unnest(:tenants::text[], :jobs::int[]) WITH ORDINALITY AS u(tenant, n, ord)
+             CROSS JOIN unnest(:resolutions::int[], :slots::int[]) AS r(res, slots)
              ORDER BY u.ord, r.res
             ON CONFLICT (policy_name, tenant, resolution_s) DO UPDATE
                SET newest = greatest(t.newest, EXCLUDED.newest),
                    total = t.total + EXCLUDED.total,
                    older = dispatch.ring_add(t.older, t.total, t.newest, EXCLUDED.newest, EXCLUDED.total::int,
                                              cardinality(EXCLUDED.older))
-            RETURNING ${ring}
-            """.replace("${ring}", RING);
+            RETURNING {{ring}}
+            """).with("ring", RING);
 
     private TenantCounts() {
     }
@@ -61,13 +63,9 @@ final class TenantCounts {
     static Map<String, int[]> count(Jdbc jdbc, String policyName, Map<String, Integer> perTenant, List<Demotion> rules) {
         List<String> tenants = new ArrayList<>(perTenant.keySet());
         Map<Integer, Integer> slots = Demotion.slotsByResolution(rules);
-        return windows(rules, jdbc.query(COUNT, (c, st) -> {
-            st.setString(1, policyName);
-            st.setArray(2, Jdbc.texts(c, tenants));
-            st.setArray(3, Jdbc.ints(c, new ArrayList<>(perTenant.values())));
-            st.setArray(4, Jdbc.ints(c, new ArrayList<>(slots.keySet())));
-            st.setArray(5, Jdbc.ints(c, new ArrayList<>(slots.values())));
-        }, TenantCounts::ring));
+        return windows(rules, jdbc.query(COUNT, Params.of().text("policy", policyName).texts("tenants", tenants)
+                .ints("jobs", new ArrayList<>(perTenant.values())).ints("resolutions", new ArrayList<>(slots.keySet()))
+                .ints("slots", new ArrayList<>(slots.values())), TenantCounts::ring));
     }
 
     /** A ring COUNT returned, by its tenant. */
