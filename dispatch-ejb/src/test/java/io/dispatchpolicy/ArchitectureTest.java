@@ -74,6 +74,28 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * A repository's nested records are its own package's business: what crosses a package boundary is a
+     * domain type or a top-level record of the repository's package, so a caller elsewhere never depends on
+     * how one repository happens to group its statements.
+     */
+    @Test
+    void noPackageUsesAnotherPackagesRepositoryRecords() {
+        java.util.List<String> violations = new java.util.ArrayList<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            c.getDirectDependenciesFromSelf().forEach(d -> {
+                com.tngtech.archunit.core.domain.JavaClass target = d.getTargetClass();
+                java.util.Optional<com.tngtech.archunit.core.domain.JavaClass> enclosing = target.getEnclosingClass();
+                if (enclosing.isPresent() && enclosing.get().getSimpleName().endsWith("Repository")
+                        && target.getPackageName().startsWith("io.dispatchpolicy")
+                        && !target.getPackageName().equals(c.getPackageName())) {
+                    violations.add(d.getDescription());
+                }
+            });
+        }
+        org.assertj.core.api.Assertions.assertThat(violations).as("nested records of repositories used outside their package").isEmpty();
+    }
+
     /** The shared infrastructure serves every role and knows none. */
     @Test
     void infrastructureKnowsNoRole() {

@@ -129,15 +129,7 @@ public class InflightRepository {
 
     private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
 
-    /** What {@link #finished} returns; {@code policyName} is null when the partition is gone. */
-    public record Finished(long partitionId, long gateId, String policyName, String contextJson, double lagMs, boolean woke,
-                           long submissionId, int priority, int attempt) {
-    }
 
-    /** A released row of a dead node. */
-    public record Released(long executionId, long submissionId, long partitionId, String policyName, int priority,
-                           int attempt) {
-    }
 
     @Inject
     Jdbc jdbc;
@@ -156,9 +148,9 @@ public class InflightRepository {
      * Deletes the row if JBeret's record of the execution says {@code recordedStatus}; empty when the
      * row was already gone (released by recovery) or the record lags the runner (reconcile settles it).
      */
-    public Optional<Finished> finished(long executionId, String recordedStatus) {
+    public Optional<InflightEnd> finished(long executionId, String recordedStatus) {
         return jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
-                rs -> new Finished(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
+                rs -> new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
                         rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
                 .stream().findFirst();
     }
@@ -179,17 +171,15 @@ public class InflightRepository {
         return jdbc.query(OWN, Params.of().uuid("node", node), rs -> rs.getLong(1));
     }
 
-    /** A row of this node, locked, and whether its runner had marked it started. */
-    public record Owned(long executionId, boolean started) {
-    }
 
     /** Locks those of {@code executionIds} that are still this node's (skipping rows others hold). */
-    public List<Owned> lockOwn(UUID node, List<Long> executionIds) {
-        return jdbc.query(LOCK_OWN, Params.of().longs("executions", executionIds).uuid("node", node), rs -> new Owned(rs.getLong(1), rs.getBoolean(2)));
+    public List<OwnedInflight> lockOwn(UUID node, List<Long> executionIds) {
+        return jdbc.query(LOCK_OWN, Params.of().longs("executions", executionIds).uuid("node", node), 
+                rs -> new OwnedInflight(rs.getLong(1), rs.getBoolean(2)));
     }
 
     /** Deletes rows this transaction has locked and returns them. */
-    public List<Released> release(List<Long> executionIds) {
+    public List<ReleasedInflight> release(List<Long> executionIds) {
         if (executionIds.isEmpty()) {
             return List.of();
         }
@@ -197,13 +187,13 @@ public class InflightRepository {
     }
 
     /** Deletes up to {@code limit} rows of started jobs of gone nodes and returns them. */
-    public List<Released> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
+    public List<ReleasedInflight> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
         return jdbc.query(RELEASE_STARTED, NodeRepository.gone(Params.of().uuid("node", node).integer("limit", limit), staleAfter, grace),
                 InflightRepository::released);
     }
 
-    private static Released released(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new Released(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6));
+    private static ReleasedInflight released(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6));
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

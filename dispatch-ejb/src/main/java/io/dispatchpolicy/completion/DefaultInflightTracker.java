@@ -1,6 +1,7 @@
 package io.dispatchpolicy.completion;
 
 import io.dispatchpolicy.admission.AdaptiveRepository;
+import io.dispatchpolicy.admission.InflightEnd;
 import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
@@ -85,11 +86,11 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             inflight.endedStopped(executionId);
             return;
         }
-        Optional<InflightRepository.Finished> row = inflight.finished(executionId, status.name());
+        Optional<InflightEnd> row = inflight.finished(executionId, status.name());
         if (row.isEmpty()) {
             return;
         }
-        InflightRepository.Finished f = row.get();
+        InflightEnd f = row.get();
         if (f.policyName() != null) {
             metrics.finishedOnCommit(f.policyName(), status.name());
             history.finishedOnCommit(f.partitionId(), f.policyName(), status.name());

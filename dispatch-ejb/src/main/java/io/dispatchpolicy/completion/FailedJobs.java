@@ -1,5 +1,6 @@
 package io.dispatchpolicy.completion;
 
+import io.dispatchpolicy.admission.InflightEnd;
 import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
@@ -12,6 +13,7 @@ import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
+import io.dispatchpolicy.staging.DeadJob;
 import io.dispatchpolicy.staging.DeadJobRepository;
 import io.dispatchpolicy.staging.StagingRepository;
 import jakarta.batch.runtime.JobExecution;
@@ -53,7 +55,7 @@ public class FailedJobs {
     HeldPolicies heldPolicies;
 
     /** @param row the freed in-flight row of the execution; nothing is done when its policy is no longer declared */
-    public void failed(JobExecution execution, InflightRepository.Finished row) {
+    public void failed(JobExecution execution, InflightEnd row) {
         Optional<Policy> declared = policies.named(row.policyName());
         if (declared.isEmpty()) {
             return;
@@ -90,7 +92,7 @@ public class FailedJobs {
             metrics.retriedOnCommit(row.policyName());
             return;
         }
-        dead.bury(new DeadJobRepository.Burial(row.submissionId(), row.partitionId(), execution.getJobName(),
+        dead.bury(new DeadJob(row.submissionId(), row.partitionId(), execution.getJobName(),
                 execution.getExecutionId(), row.attempt(), row.priority(), user, failure.exitStatus(), error));
         metrics.deadOnCommit(row.policyName());
         LOG.info(() -> "Job " + execution.getJobName() + " (submission " + row.submissionId() + ") is dead after "

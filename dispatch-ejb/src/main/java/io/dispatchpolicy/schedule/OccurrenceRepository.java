@@ -150,12 +150,9 @@ public class OccurrenceRepository {
         return jdbc.update(DRAINED, Params.of().bigint("schedule", scheduleId));
     }
 
-    /** A schedule's live future occurrence: its id, time, overdue count, and its staged row's partition (null when drained). */
-    public record Live(long submissionId, Instant runAt, int overdueSeq, Long partitionId) {
-    }
 
-    public Optional<Live> live(long scheduleId) {
-        return jdbc.query(LIVE, Params.of().bigint("schedule", scheduleId), rs -> new Live(rs.getLong(1), Jdbc.instant(rs.getTimestamp(2)),
+    public Optional<LiveOccurrence> live(long scheduleId) {
+        return jdbc.query(LIVE, Params.of().bigint("schedule", scheduleId), rs -> new LiveOccurrence(rs.getLong(1), Jdbc.instant(rs.getTimestamp(2)),
                 rs.getInt(3), (Long) rs.getObject(4))).stream().findFirst();
     }
 

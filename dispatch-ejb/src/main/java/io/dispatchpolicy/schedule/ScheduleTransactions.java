@@ -149,7 +149,7 @@ public class ScheduleTransactions {
      * @param changed   true when an action committed in between moved its future or its placement to a
      *                  partition this one did not lock: nothing may be done under these locks, only retried
      */
-    private record Held(StoredSchedule schedule, Optional<OccurrenceRepository.Live> live, OccurrenceRepository.Placement placement,
+    private record Held(StoredSchedule schedule, Optional<LiveOccurrence> live, OccurrenceRepository.Placement placement,
                         boolean changed) {
 
         Held orRefuse() {
@@ -171,15 +171,15 @@ public class ScheduleTransactions {
      */
     private Held hold(long id, boolean exclusive, Stages stages) {
         StoredSchedule seen = schedules.byId(id).orElseThrow(() -> unknown(id));
-        Optional<OccurrenceRepository.Live> seenLive = occurrences.live(id);
-        Long before = seenLive.map(OccurrenceRepository.Live::partitionId).orElse(null);
+        Optional<LiveOccurrence> seenLive = occurrences.live(id);
+        Long before = seenLive.map(LiveOccurrence::partitionId).orElse(null);
         boolean staging = stages.given(seen, seenLive);
         OccurrenceRepository.Placement p = staging ? placement(seen) : null;
         List<Long> locked = p == null ? partitions.lockForSchedule(before, null, null, null)
                 : partitions.lockForSchedule(before, p.policyName(), p.partitionKey(), p.lane());
         StoredSchedule s = (exclusive ? schedules.lock(id) : schedules.keyShare(id)).orElseThrow(() -> unknown(id));
-        Optional<OccurrenceRepository.Live> live = occurrences.live(id);
-        Long now = live.map(OccurrenceRepository.Live::partitionId).orElse(null);
+        Optional<LiveOccurrence> live = occurrences.live(id);
+        Long now = live.map(LiveOccurrence::partitionId).orElse(null);
         boolean moved = now != null && !locked.contains(now);
         boolean placedElsewhere = staging && s.version() != seen.version() && !samePartition(p, placement(s));
         return new Held(s, live, p, moved || placedElsewhere);
@@ -188,7 +188,7 @@ public class ScheduleTransactions {
     /** Whether an action stages an occurrence, given the schedule and its live future as read before locking. */
     @FunctionalInterface
     private interface Stages {
-        boolean given(StoredSchedule schedule, Optional<OccurrenceRepository.Live> live);
+        boolean given(StoredSchedule schedule, Optional<LiveOccurrence> live);
     }
 
     private static final Stages NOTHING = (s, live) -> false;
@@ -203,7 +203,7 @@ public class ScheduleTransactions {
         if (h.live().isEmpty()) {
             return;
         }
-        OccurrenceRepository.Live live = h.live().get();
+        LiveOccurrence live = h.live().get();
         if (live.partitionId() != null) {
             staged.remove(live.submissionId());
         }

@@ -29,12 +29,7 @@ public class DeadJobRepository {
     @Inject
     Jdbc jdbc;
 
-    /** A dead job, as its last execution left it. */
-    public record Burial(long submissionId, long partitionId, String jobName, long executionId, int attempts, int priority,
-                         String submittedBy, String exitStatus, String error) {
-    }
-
-    public void bury(Burial b) {
+    public void bury(DeadJob b) {
         jdbc.update(BURY, Params.of().bigint("submission", b.submissionId()).bigint("partition", b.partitionId())
                 .text("jobName", b.jobName()).bigint("execution", b.executionId()).integer("attempts", b.attempts())
                 .integer("priority", b.priority()).text("submittedBy", b.submittedBy()).text("exitStatus", b.exitStatus())

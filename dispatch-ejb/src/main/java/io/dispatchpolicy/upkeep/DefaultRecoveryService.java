@@ -1,7 +1,8 @@
 package io.dispatchpolicy.upkeep;
 
-import io.dispatchpolicy.admission.InflightRepository.Released;
 import io.dispatchpolicy.admission.InflightRepository;
+import io.dispatchpolicy.admission.OwnedInflight;
+import io.dispatchpolicy.admission.ReleasedInflight;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
@@ -75,15 +76,15 @@ public class DefaultRecoveryService implements RecoveryService {
 
     @Override
     public int releaseDeadNodesJobs() {
-        List<Released> released = inflight.releaseStartedOfDeadNodes(node.id(), settings.inflightStaleAfter(),
+        List<ReleasedInflight> released = inflight.releaseStartedOfDeadNodes(node.id(), settings.inflightStaleAfter(),
                 settings.livenessGrace(), BATCH);
         // A gone node's job that ended STOPPED was stopped by its server's shutdown (an operator's stop
         // is released by its live node): it is restarted like an interrupted one. One that FAILED failed
         // on its own (its node was alive to see it end).
         settle(released, BatchStatus.STOPPED, "FAILED by dispatch: the node running it is gone");
         if (!released.isEmpty()) {
-            LOG.warning(() -> "Released " + released.size() + " in-flight job(s) of gone nodes and restarted the "
-                    + "interrupted ones: " + released.stream().map(Released::executionId).toList());
+            LOG.warning(() -> "ReleasedInflight " + released.size() + " in-flight job(s) of gone nodes and restarted the "
+                    + "interrupted ones: " + released.stream().map(ReleasedInflight::executionId).toList());
         }
         return released.size();
     }
@@ -100,20 +101,20 @@ public class DefaultRecoveryService implements RecoveryService {
         }
         List<Long> unstarted = new ArrayList<>();
         List<Long> started = new ArrayList<>();
-        for (InflightRepository.Owned row : inflight.lockOwn(node.id(), candidates)) {
+        for (OwnedInflight row : inflight.lockOwn(node.id(), candidates)) {
             if (!runners.holds(row.executionId())) {
                 (row.started() ? started : unstarted).add(row.executionId());
             }
         }
         start(unstarted, "execution(s) of this node whose runner was lost before it started");
-        List<Released> released = inflight.release(started);
+        List<ReleasedInflight> released = inflight.release(started);
         // A runner that could not record its end ran while the database was going away: a FAILED end is
         // the outage's doing as likely as the job's, so it is restarted; COMPLETED stands, and STOPPED
         // was an operator's stop on this live node.
         settle(released, BatchStatus.FAILED, "FAILED by dispatch: its runner was lost while the database was unreachable");
         if (!released.isEmpty()) {
-            LOG.info(() -> "Released " + released.size() + " in-flight job(s) of this node whose runner had ended "
-                    + "without recording it: " + released.stream().map(Released::executionId).toList());
+            LOG.info(() -> "ReleasedInflight " + released.size() + " in-flight job(s) of this node whose runner had ended "
+                    + "without recording it: " + released.stream().map(ReleasedInflight::executionId).toList());
         }
         return unstarted.size() + released.size();
     }
@@ -140,8 +141,8 @@ public class DefaultRecoveryService implements RecoveryService {
      * {@code alsoRestarted}): staged again, through the gates or, if the policy's retry strategy says
      * bypass, straight to JBeret at the tick's next iteration.
      */
-    private void settle(List<Released> released, BatchStatus alsoRestarted, String reason) {
-        for (Released r : released) {
+    private void settle(List<ReleasedInflight> released, BatchStatus alsoRestarted, String reason) {
+        for (ReleasedInflight r : released) {
             ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
             if (abandoned == null || !(abandoned.interrupted() || abandoned.was() == alsoRestarted)) {
                 continue; // it ended before its runner was lost; only its slot was left to free

@@ -3,6 +3,7 @@ package io.dispatchpolicy.console.schedule;
 import io.dispatchpolicy.domain.schedule.Grid;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
+import io.dispatchpolicy.schedule.LiveOccurrence;
 import io.dispatchpolicy.schedule.OccurrenceRepository;
 import io.dispatchpolicy.schedule.OccurrenceStaging;
 import io.dispatchpolicy.schedule.ScheduleActionRefused;
@@ -153,7 +154,7 @@ public class DefaultScheduleControl implements ScheduleControl {
         ScheduleDefinition d = s.definition();
         List<Instant> next = List.of();
         if (d.enabled()) {
-            Optional<OccurrenceRepository.Live> live = occurrences.live(s.id());
+            Optional<LiveOccurrence> live = occurrences.live(s.id());
             Grid grid = d.grid();
             next = live.map(l -> {
                 List<Instant> times = new ArrayList<>();
