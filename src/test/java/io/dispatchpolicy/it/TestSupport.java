@@ -174,42 +174,6 @@ public class TestSupport {
         return strings("SELECT batchstatus FROM job_execution WHERE jobexecutionid = ?", executionId).get(0);
     }
 
-    /**
-     * {@code EXPLAIN (ANALYZE, FORMAT JSON)} of a statement, in a transaction rolled back afterwards:
-     * the plan PostgreSQL really ran, without its effects.
-     */
-    public String explainAndRollBack(String sql, Object... args) {
-        String plan = strings("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, args).get(0);
-        context.setRollbackOnly();
-        return plan;
-    }
-
-    /**
-     * The generic plan of a statement: what the server may cache and run for it once the driver has
-     * prepared it (after five executions), not knowing the parameters' values. Prepared under
-     * {@code plan_cache_mode = force_generic_plan} and explained, not executed (no row counts). The
-     * statement's {@code ?} become $1, $2…; {@code values} are the EXECUTE's arguments, as SQL literals.
-     */
-    public String explainGeneric(String sql, String values) {
-        StringBuilder numbered = new StringBuilder();
-        int n = 0;
-        for (char ch : sql.toCharArray()) {
-            if (ch == '?') {
-                numbered.append('$').append(++n);
-            } else {
-                numbered.append(ch);
-            }
-        }
-        update("SET LOCAL plan_cache_mode = force_generic_plan");
-        update("PREPARE dispatch_generic_plan AS " + numbered);
-        try {
-            return strings("EXPLAIN (FORMAT JSON) EXECUTE dispatch_generic_plan(" + values + ")").get(0);
-        } finally {
-            update("DEALLOCATE dispatch_generic_plan"); // a prepared statement outlives the transaction
-            context.setRollbackOnly();
-        }
-    }
-
     public int update(String sql, Object... args) {
         return jdbc.update(sql, (c, st) -> bind(st, args));
     }

@@ -37,6 +37,13 @@ public class JobRepositoryIndexes {
     @Inject
     Jdbc jdbc;
 
+    /** The indexes over a database outside the container (the engine's PostgreSQL-only tests). */
+    public static JobRepositoryIndexes over(Jdbc jdbc) {
+        JobRepositoryIndexes indexes = new JobRepositoryIndexes();
+        indexes.jdbc = jdbc;
+        return indexes;
+    }
+
     /** Creates the missing indexes on JBeret's tables (which {@link JobRepositoryCheck} has seen exist). */
     public void ensure() {
         jdbc.update(ENSURE, Params.of());

@@ -8,9 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * An embedded PostgreSQL with the engine's schema, for engine tests that need only the database: no
- * WildFly, no JTA, started once per test JVM in a few seconds (the system tests' server is the same
- * zonky build). Each test works on rows of its own (its own policy names), so tests share it.
+ * An embedded PostgreSQL with the engine's schema and JBeret's tables (from JBeret's own DDL, as its
+ * repository creates them on first use), for engine tests that need only the database: no WildFly, no
+ * JTA, started once per test JVM in a few seconds (the system tests' server is the same zonky build).
+ * Each test works on rows of its own (its own policy names), so tests share it.
  */
 public final class EngineDatabase {
 
@@ -32,9 +33,24 @@ public final class EngineDatabase {
             Flyway.configure(SchemaMigrator.class.getClassLoader()).dataSource(dataSource).schemas("dispatch").createSchemas(true)
                     .locations("classpath:db/dispatch").load().migrate();
             jdbc = Jdbc.over(dataSource);
+            jberetTables(jdbc);
             Runtime.getRuntime().addShutdownHook(new Thread(EngineDatabase::stop, "engine-database-stop"));
         }
         return jdbc;
+    }
+
+    /** JBeret's PostgreSQL DDL from its jar, statements separated by {@code !!} as its repository reads them. */
+    private static void jberetTables(Jdbc jdbc) {
+        try (java.io.InputStream ddl = org.jberet.repository.JdbcRepository.class.getClassLoader()
+                .getResourceAsStream("sql/jberet-postgresql.ddl")) {
+            for (String statement : new String(ddl.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("!!")) {
+                if (!statement.isBlank()) {
+                    jdbc.update(statement.strip(), (c, st) -> { });
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read JBeret's DDL", e);
+        }
     }
 
     private static synchronized void stop() {

@@ -1,7 +1,10 @@
-package io.dispatchpolicy.it;
+package io.dispatchpolicy;
 
 import io.dispatchpolicy.console.jobs.JobQuery;
 import io.dispatchpolicy.console.jobs.JobsRepository;
+import io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes;
+import io.dispatchpolicy.infrastructure.persistence.EngineDatabase;
+import io.dispatchpolicy.infrastructure.persistence.PlanDatabase;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -22,17 +25,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The O(batch) claim, shown by the plans PostgreSQL runs (ADR 0009): with a deep partition of waiting
  * jobs at mixed priorities, many partitions, jobs scheduled for later and jobs aging, the engine's own
  * statements read their limit off an index — never the backlog. Asserts plan shape (index, rows read),
- * not time.
+ * not time. Against the engine's test database (no server): the statements are the engine's own constants,
+ * and the plans are PostgreSQL's.
  */
-class PlanShapeIT extends SystemTest {
+class PlanShapeTest {
 
     private static final String POLICY = "it-plan"; // declared by nobody: no tick touches it
     private static final int DEEP = 20_000;
 
     private long deep;
 
-    @jakarta.inject.Inject
-    io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes repositoryIndexes;
+    private final PlanDatabase db = new PlanDatabase(EngineDatabase.jdbc());
+    private final JobRepositoryIndexes repositoryIndexes = JobRepositoryIndexes.over(EngineDatabase.jdbc());
 
     @BeforeEach
     void stageABacklog() {
@@ -220,7 +224,7 @@ class PlanShapeIT extends SystemTest {
                         .contains(n.getString("Relation Name"))).toList();
                 assertThat(admittedSide).as(key + ": " + plan).isNotEmpty()
                         .noneMatch(n -> n.getString("Node Type").equals("Seq Scan"));
-                assertThat(admittedSide.stream().mapToLong(PlanShapeIT::read).sum())
+                assertThat(admittedSide.stream().mapToLong(PlanShapeTest::read).sum())
                         .as("rows " + key + "'s page read among 100,000 executions: " + plan).isLessThanOrEqualTo(2_000);
             });
         } finally {
