@@ -1,7 +1,6 @@
 package io.dispatchpolicy.completion;
 
 import io.dispatchpolicy.admission.InflightEnd;
-import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.FailedExecution;

@@ -12,8 +12,6 @@ import jakarta.inject.Inject;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;

@@ -223,10 +223,7 @@ public class TickRunner {
 
     /** A policy's claimed partitions outside lanes, sharing what is scarce ({@link PolicyRound}). */
     private void admitPolicy(EffectivePolicy policy, List<ClaimedPartition> claimed, long now, Admitter admitter) {
-        Scarcity scarcity = Scarcity.of(policy, () -> capacity.inFlight(policy.name()));
-        if (scarcity.full()) {
-            signal.awaitSlot(policy.name());
-        }
+        Scarcity scarcity = scarcity(policy, () -> capacity.inFlight(policy.name()));
         PolicyRound.admit(policy, claimed, scarcity.left(), scarcity.exhausted(), now, admitter);
     }
 
@@ -249,16 +246,22 @@ public class TickRunner {
             return;
         }
         Map<String, Long> inFlightByLane = policy.capacity().isPresent() ? capacity.inFlightByLane(policy.name()) : Map.of();
-        Scarcity scarcity = Scarcity.of(policy, () -> inFlightByLane.values().stream().mapToLong(Long::longValue).sum());
-        if (scarcity.full()) {
-            signal.awaitSlot(policy.name());
-        }
+        Scarcity scarcity = scarcity(policy, () -> inFlightByLane.values().stream().mapToLong(Long::longValue).sum());
         if (scarcity.left().isEmpty()) {
             claimed.forEach(ofLane -> PolicyRound.admit(policy, ofLane, OptionalInt.empty(), scarcity.exhausted(), now, admitter));
             return;
         }
         LaneClock clock = clocks.computeIfAbsent(policy.name(), k -> new LaneClock());
         new LaneRound(policy, claimed, admitter).admit(scarcity, inFlightByLane, () -> capacity.inFlightByLane(policy.name()), clock);
+    }
+
+    /** What bounds the policy this iteration; at a full capacity, a slot freeing on this node wakes the tick. */
+    private Scarcity scarcity(EffectivePolicy policy, java.util.function.LongSupplier inFlight) {
+        Scarcity scarcity = Scarcity.of(policy, inFlight);
+        if (scarcity.full()) {
+            signal.awaitSlot(policy.name());
+        }
+        return scarcity;
     }
 
     /** A restart of a policy whose retry strategy is bypass, due now: straight to JBeret, in its own transaction. */

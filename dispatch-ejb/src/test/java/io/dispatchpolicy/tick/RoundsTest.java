@@ -199,6 +199,9 @@ class RoundsTest {
     void theScarcerOfCapacityAndBudgetBindsAndNamesTheDenial() {
         assertThat(Scarcity.of(policy(100, 5, 10, List.of()), () -> 2))
                 .isEqualTo(new Scarcity(OptionalInt.of(5), Denial.TICK_CAP_EXHAUSTED, false));
+        // exactly as scarce: the budget names it (its partitions keep their place either way)
+        assertThat(Scarcity.of(policy(100, 5, 10, List.of()), () -> 5))
+                .isEqualTo(new Scarcity(OptionalInt.of(5), Denial.TICK_CAP_EXHAUSTED, false));
         assertThat(Scarcity.of(policy(100, 5, 10, List.of()), () -> 8))
                 .isEqualTo(new Scarcity(OptionalInt.of(2), Denial.CAPACITY_FULL, false));
         assertThat(Scarcity.of(policy(100, null, 10, List.of()), () -> 12))
