@@ -222,6 +222,17 @@ class BadInputIT extends EngineTest {
     }
 
     @Test
+    void aSuspendJobWaitThatIsNoNumberFailsTheBootChecksAndZeroIsAccepted() {
+        set(DispatchSettings.SUSPEND_JOB_WAIT, "soon");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessage("Invalid value 'soon' for dispatch.suspend-job-wait: expected a number of seconds > 0");
+
+        set(DispatchSettings.SUSPEND_JOB_WAIT, "0");
+        settings.validate();
+        assertThat(settings.suspendJobWait()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
     void anUnknownScheduleFieldFailsTheBootChecksAndWrittenLiveLeavesTheLastValidDefinition() {
         pass();
         List<Long> future = future(DECLARED);

@@ -6,9 +6,13 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Base of every system test: deployed with {@link Deployments#ear()}, run inside the server. */
+/**
+ * Base of every system test: deployed with {@link Deployments#ear()}, run inside the server. Public for
+ * the tests that drive the server from outside ({@code @RunAsClient}, in packages of their own, not
+ * deployed): they share this deployment (ADR 0020).
+ */
 @ExtendWith(ArquillianExtension.class)
-abstract class SystemTest {
+public abstract class SystemTest {
 
     @Deployment
     static EnterpriseArchive deployment() {

@@ -202,6 +202,12 @@ public class TestPolicies {
         return byTenantWith("it-cap3").gate(Gate.concurrency(3).fullBackoff(Duration.ofMillis(50))).build();
     }
 
+    /** Three of a tenant at a time, for the suspend test (SuspendIT). */
+    @Produces
+    Policy suspended() {
+        return byTenantWith("it-suspend").gate(Gate.concurrency(3).fullBackoff(Duration.ofMillis(50))).build();
+    }
+
     @Produces
     Policy order() {
         return byTenantWith("it-order").build();

@@ -47,6 +47,7 @@ public class DispatchSettings {
     public static final String SHARDS = "dispatch.shards";
     public static final String EXECUTION_RETENTION = "dispatch.execution-retention";
     public static final String FAILED_EXECUTION_RETENTION = "dispatch.failed-execution-retention";
+    public static final String SUSPEND_JOB_WAIT = "dispatch.suspend-job-wait";
     /** Tick workers per node when nothing sets them (README, "Tick workers"). */
     public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
@@ -61,7 +62,7 @@ public class DispatchSettings {
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
             SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
-            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION);
+            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -145,6 +146,15 @@ public class DispatchSettings {
     /** How often the sweeper deletes old samples, admissions and idle partitions. */
     public Duration sweepInterval() {
         return seconds(SWEEP_INTERVAL, 60);
+    }
+
+    /**
+     * How long a suspending server lets this node's running jobs finish before it stops them (they are
+     * restarted through their policy on resume); {@code 0} stops them at once.
+     */
+    public Duration suspendJobWait() {
+        Optional<String> raw = raw(SUSPEND_JOB_WAIT).map(String::strip);
+        return raw.isPresent() && raw.get().equals("0") ? Duration.ZERO : seconds(SUSPEND_JOB_WAIT, 30);
     }
 
     /** Tick loops on this node, each claiming partitions of its own (SKIP LOCKED); read at deployment. */
@@ -263,6 +273,7 @@ public class DispatchSettings {
         deadRetention();
         executionRetention();
         failedExecutionRetention();
+        suspendJobWait();
         adapterThroughputTarget();
         tickEnabled();
         for (String name : propertyNames(PREFIX)) {

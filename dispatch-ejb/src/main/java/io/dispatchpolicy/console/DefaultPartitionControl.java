@@ -3,6 +3,7 @@ package io.dispatchpolicy.console;
 import io.dispatchpolicy.admission.AdmissionService;
 import io.dispatchpolicy.admission.ForcedAdmission;
 import io.dispatchpolicy.admission.JobAdmissionException;
+import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.staging.StagingRepository;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -10,6 +11,7 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
 
@@ -20,8 +22,14 @@ public class DefaultPartitionControl implements PartitionControl {
     /** Failed rounds allowed beyond one per job: enough to park every poison job at the default limit. */
     private static final int MAX_FAILED_ROUNDS = 1_000;
 
+    /** What a force-admit says while the server is suspended (ADR 0021). */
+    static final String SUSPENDED = "The server is suspended: nothing is admitted until it resumes.";
+
     @Inject
     AdmissionService admission;
+
+    @Inject
+    ServerSuspension suspension;
 
     @Inject
     StagingRepository staging;
@@ -36,7 +44,15 @@ public class DefaultPartitionControl implements PartitionControl {
         int rounds = 0;
         while (admitted < count && rounds++ < count + MAX_FAILED_ROUNDS) {
             try {
-                int n = admission.forceAdmit(partitionId, count - admitted);
+                int want = count - admitted;
+                Optional<Integer> round = suspension.whileAdmitting(() -> admission.forceAdmit(partitionId, want));
+                if (round.isEmpty()) {
+                    if (admitted == 0) {
+                        return ForcedAdmission.refused(SUSPENDED);
+                    }
+                    break;
+                }
+                int n = round.get();
                 admitted += n;
                 if (n == 0) {
                     break;
@@ -52,7 +68,7 @@ public class DefaultPartitionControl implements PartitionControl {
         int total = admitted;
         LOG.info(() -> "Force-admitted " + total + " job(s) of partition " + partitionId
                 + (parked.isEmpty() ? "" : "; parked " + parked));
-        return new ForcedAdmission(admitted, parked.size(), List.copyOf(failures));
+        return new ForcedAdmission(admitted, parked.size(), List.copyOf(failures), null);
     }
 
     @Override

@@ -6,10 +6,13 @@ import io.dispatchpolicy.infrastructure.jberet.JobRepositoryCheck;
 import io.dispatchpolicy.infrastructure.jberet.JobRepositoryIndexes;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
+import io.dispatchpolicy.infrastructure.wildfly.ServerSuspend;
 import io.dispatchpolicy.node.DatabaseOutage;
 import io.dispatchpolicy.node.NodeLiveness;
 import io.dispatchpolicy.node.NodeRepository;
+import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.node.ThisNode;
+import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.observe.HistoryRecorder;
 import io.dispatchpolicy.observe.MetricsSampler;
 import io.dispatchpolicy.policy.PolicyRegistry;
@@ -36,6 +39,8 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -129,7 +134,15 @@ public class NodeLifecycle {
     @Inject
     JobRepositoryIndexes repositoryIndexes;
 
+    @Inject
+    ServerSuspension suspension;
+
+    @Inject
+    TickSignal signal;
+
     private volatile boolean stopping;
+    private ExecutorService suspendWorker;
+    private AutoCloseable followingSuspend;
     private volatile Maintainer maintainer;
     private Thread maintenance;
     private int lockKey;
@@ -155,6 +168,11 @@ public class NodeLifecycle {
         maintenance = threads.newThread(this::maintain);
         maintenance.setName("dispatch-maintenance");
         maintenance.start();
+        // after the maintenance thread: a resume (at the end of the server's boot) asks it to repair at once
+        suspendWorker = Executors.newSingleThreadExecutor(threads);
+        suspension.held(); // created here, in the deployment's context: the server calls in on threads of its own
+        followingSuspend = ServerSuspend.follow(new NodeSuspension(suspension, runners, jobs, settings::suspendJobWait,
+                suspendWorker, this::resumed));
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
     }
 
@@ -186,11 +204,17 @@ public class NodeLifecycle {
         }
     }
 
+    /** The server resumed: what the suspend stopped or left unstarted is repaired now, and the tick woken. */
+    private void resumed() {
+        databaseReturned();
+        signal.workArrived();
+    }
+
     /** The database answers again: heartbeat and repair what the outage left now, not at the next interval. */
     public void databaseReturned() {
         Maintainer m = maintainer;
         if (m != null) { // null only before this node has started
-            m.afterOutage();
+            m.repairNow();
             LockSupport.unpark(maintenance);
         }
     }
@@ -207,7 +231,18 @@ public class NodeLifecycle {
         return scope.everyShard() ? null : scope.named();
     }
 
+    /**
+     * Recovery starts admitted executions (its own orphans, gone nodes' unstarted rows): not while the
+     * server is suspended — it runs at once on resume instead.
+     */
     private void recover() {
+        suspension.whileAdmitting(() -> {
+            repair();
+            return true;
+        });
+    }
+
+    private void repair() {
         while (recovery.reconcile() > 0) {
             // keep going while own orphans are repaired
         }
@@ -221,6 +256,12 @@ public class NodeLifecycle {
 
     @PreDestroy
     void stop() {
+        try {
+            followingSuspend.close();
+        } catch (Exception e) {
+            LOG.fine(() -> "Could not stop following the server's suspend: " + e);
+        }
+        suspendWorker.shutdownNow();
         // Maintenance first: a recovery pass would restart the runners that are now letting go.
         stopping = true;
         LockSupport.unpark(maintenance);

@@ -2,6 +2,7 @@ package io.dispatchpolicy.lifecycle;
 
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.node.DatabaseOutage;
+import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.tick.TickRunner;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -74,6 +75,9 @@ public class TickLoop {
     @Inject
     DatabaseOutage outage;
 
+    @Inject
+    ServerSuspension suspension;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -141,7 +145,7 @@ public class TickLoop {
                 // one worker repairs what the outage left; the others find the database up and tick
                 lifecycle.databaseReturned();
             }
-            if (!settings.tickEnabled()) {
+            if (!settings.tickEnabled() || suspension.held()) {
                 return DISABLED_POLL_MS;
             }
             ticking.incrementAndGet();

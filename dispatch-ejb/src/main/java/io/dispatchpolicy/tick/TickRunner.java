@@ -10,6 +10,7 @@ import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.node.DatabaseOutage;
+import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.node.ThisNode;
 import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.observe.CompletionCounter;
@@ -99,6 +100,9 @@ public class TickRunner {
     ThisNode node;
 
     @Inject
+    ServerSuspension suspension;
+
+    @Inject
     CompletionCounter completions;
 
     @Inject
@@ -118,7 +122,12 @@ public class TickRunner {
         long busyNanos = 0;
         while (keepGoing.getAsBoolean()) {
             long iterationStart = System.nanoTime();
-            IterationReport iteration = iterate();
+            // an iteration is one admission: a suspend waits for it to commit, and none starts after
+            Optional<IterationReport> admitted = suspension.whileAdmitting(this::iterate);
+            if (admitted.isEmpty()) {
+                break; // the server is suspending
+            }
+            IterationReport iteration = admitted.get();
             node.tickSucceeded(); // per iteration: a tick lasts seconds, and the console counts from here
             busyNanos += System.nanoTime() - iterationStart;
             total.add(iteration);

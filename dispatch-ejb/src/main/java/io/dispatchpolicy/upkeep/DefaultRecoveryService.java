@@ -8,11 +8,14 @@ import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.JobInstances;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
+import io.dispatchpolicy.infrastructure.persistence.AfterCommit;
+import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.node.ThisNode;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.spi.RetryStrategy;
 import io.dispatchpolicy.staging.StagingRepository;
+import jakarta.annotation.Resource;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -20,6 +23,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +67,12 @@ public class DefaultRecoveryService implements RecoveryService {
 
     @Inject
     ThisNode node;
+
+    @Inject
+    ServerSuspension suspension;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
 
     @Inject
     DispatchSettings settings;
@@ -144,8 +154,14 @@ public class DefaultRecoveryService implements RecoveryService {
     private void settle(List<ReleasedInflight> released, BatchStatus alsoRestarted, String reason) {
         for (ReleasedInflight r : released) {
             ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
-            if (abandoned == null || !(abandoned.interrupted() || abandoned.was() == alsoRestarted)) {
+            // a job this node stopped because the server suspended is restarted like an interrupted one
+            boolean suspended = abandoned != null && abandoned.was() == BatchStatus.STOPPED
+                    && suspension.stoppedBySuspend().contains(r.executionId());
+            if (abandoned == null || !(abandoned.interrupted() || abandoned.was() == alsoRestarted || suspended)) {
                 continue; // it ended before its runner was lost; only its slot was left to free
+            }
+            if (suspended) {
+                AfterCommit.run(transactions, () -> suspension.stoppedBySuspend().remove(r.executionId()));
             }
             String jobName = instances.jobName(r.executionId());
             RetryStrategy strategy = heldPolicies.effectiveIfDeclared(r.policyName())

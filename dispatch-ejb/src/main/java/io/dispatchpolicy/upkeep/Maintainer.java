@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * Plain Java with its clock passed in: {@code MaintainerTest} drives it without a server.
  *
  * <p>While {@code paused} says so (the database is unreachable) nothing runs; tasks that fell due
- * meanwhile run on the first pass after it. {@link #afterOutage()} makes the tasks that ask for it due
+ * meanwhile run on the first pass after it. {@link #repairNow()} makes the tasks that ask for it due
  * at once. A task that throws is reported to {@code failed} and runs again at its next interval; the
  * others are not held up.
  */
@@ -26,7 +26,7 @@ public final class Maintainer {
     private final LongSupplier clock;
     private final BooleanSupplier paused;
     private final BiConsumer<MaintenanceTask, RuntimeException> failed;
-    private volatile boolean outageEnded;
+    private volatile boolean repairAsked;
 
     /**
      * @param tasks  in the order they run when several are due together
@@ -47,9 +47,9 @@ public final class Maintainer {
         }
     }
 
-    /** The database answers again: the tasks that ask for it are due at once. */
-    public void afterOutage() {
-        outageEnded = true;
+    /** The node comes back (the database answers again, the server resumed): the repairing tasks are due at once. */
+    public void repairNow() {
+        repairAsked = true;
     }
 
     /**
@@ -59,10 +59,10 @@ public final class Maintainer {
      */
     public List<String> runDue() {
         long now = clock.getAsLong();
-        if (outageEnded) {
-            outageEnded = false;
+        if (repairAsked) {
+            repairAsked = false;
             for (int i = 0; i < next.length; i++) {
-                if (tasks.get(i).afterOutage()) {
+                if (tasks.get(i).repairs()) {
                     next[i] = now;
                 }
             }

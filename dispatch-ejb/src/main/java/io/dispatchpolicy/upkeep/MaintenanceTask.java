@@ -9,11 +9,11 @@ import java.util.Objects;
  * @param name         as the log names it when it fails ("recovery failed; it runs again …")
  * @param intervalMs   from the start of one run to the start of the next, at least 1
  * @param firstAfterMs from boot to the first run (0: at once)
- * @param afterOutage  runs at once when the database returns (heartbeat, recovery), rather than at its
- *                     next interval
+ * @param repairs      runs at once when the node comes back — the database returns, the server resumes —
+ *                     (heartbeat, recovery) rather than at its next interval
  * @param work         one run; an exception is logged and the task runs again at its next interval
  */
-public record MaintenanceTask(String name, long intervalMs, long firstAfterMs, boolean afterOutage, Runnable work) {
+public record MaintenanceTask(String name, long intervalMs, long firstAfterMs, boolean repairs, Runnable work) {
 
     public MaintenanceTask {
         Objects.requireNonNull(name, "name");

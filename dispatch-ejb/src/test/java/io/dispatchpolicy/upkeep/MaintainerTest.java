@@ -20,8 +20,8 @@ class MaintainerTest {
         return new Maintainer(List.of(tasks), now::get, down::get, (task, e) -> failures.add(task.name() + ": " + e.getMessage()));
     }
 
-    private static MaintenanceTask task(String name, long interval, long first, boolean afterOutage) {
-        return new MaintenanceTask(name, interval, first, afterOutage, () -> { });
+    private static MaintenanceTask task(String name, long interval, long first, boolean repairs) {
+        return new MaintenanceTask(name, interval, first, repairs, () -> { });
     }
 
     @Test
@@ -65,7 +65,7 @@ class MaintainerTest {
         assertThat(m.runDue()).as("the database is unreachable").isEmpty();
         now.addAndGet(1_000);
         down.set(false);
-        m.afterOutage();
+        m.repairNow();
         assertThat(m.runDue()).containsExactly("heartbeat");
         now.addAndGet(1_000);
         assertThat(m.runDue()).as("heartbeat's interval counts from its run after the outage").isEmpty();

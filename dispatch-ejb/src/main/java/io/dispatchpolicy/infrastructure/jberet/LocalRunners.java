@@ -24,6 +24,7 @@ public class LocalRunners {
     private final Set<Long> running = ConcurrentHashMap.newKeySet();
     private final Object drained = new Object();
     private volatile boolean closing;
+    private volatile boolean startsHeld;
 
     void hold(long executionId) {
         held.merge(executionId, 1, Integer::sum);
@@ -49,6 +50,11 @@ public class LocalRunners {
         return held.containsKey(executionId);
     }
 
+    /** The executions with a runner in this JVM now, queued ones included. */
+    public Set<Long> heldNow() {
+        return Set.copyOf(held.keySet());
+    }
+
     /** The executions whose job is running in this JVM now (queued ones excluded). */
     public Set<Long> runningNow() {
         return Set.copyOf(running);
@@ -64,6 +70,19 @@ public class LocalRunners {
 
     public boolean closing() {
         return closing;
+    }
+
+    /**
+     * While held, runners that have not started yet do not start: they let go of their execution, whose
+     * in-flight row stays unstarted, and this node's reconcile starts it once starts are allowed again
+     * (the server suspending: a queued job must not begin while it is suspended).
+     */
+    public void holdStarts(boolean hold) {
+        startsHeld = hold;
+    }
+
+    public boolean startsHeld() {
+        return startsHeld;
     }
 
     /** Waits until no runner is held, or the timeout passes; @return true when none is left. */

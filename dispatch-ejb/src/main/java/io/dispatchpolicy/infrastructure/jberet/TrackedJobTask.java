@@ -57,6 +57,10 @@ final class TrackedJobTask implements JobTask {
                 LOG.fine(() -> "Execution " + id + " not started: this node is stopping; recovery starts it elsewhere or later");
                 return;
             }
+            if (runners.startsHeld()) {
+                LOG.fine(() -> "Execution " + id + " not started: the server is suspending; it starts when it resumes");
+                return;
+            }
             if (outage.isDown()) {
                 // no attempt that can only fail (and fill the pool's log): reconcile starts it later
                 LOG.fine(() -> "Execution " + id + " not started: the database is unreachable");

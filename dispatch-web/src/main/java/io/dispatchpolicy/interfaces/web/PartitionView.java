@@ -56,6 +56,10 @@ public class PartitionView implements Serializable {
     public void forceAdmit() {
         if (user.mayAct("force-admit jobs")) {
             ForcedAdmission result = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));
+            if (result.refused() != null) {
+                ConsoleUser.error(result.refused());
+                return;
+            }
             ConsoleUser.info(result.admitted() + " job(s) admitted now"
                     + (result.parked() == 0 ? "." : "; " + result.parked() + " parked: " + String.join("; ", result.failures())));
             load();

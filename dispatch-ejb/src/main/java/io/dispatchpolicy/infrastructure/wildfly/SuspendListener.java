@@ -1,0 +1,19 @@
+package io.dispatchpolicy.infrastructure.wildfly;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * What the engine does when the server suspends and resumes, in WildFly's phases: {@code prepare}
+ * when the suspend begins (before any other activity of the server is suspended), {@code suspend} after
+ * every activity has prepared, {@code resume} when the server resumes. A stage that completes late
+ * delays the rest of the server's suspend (HTTP, EJB, WildFly's batch jobs), never its resume.
+ */
+public interface SuspendListener {
+
+    CompletionStage<Void> prepare();
+
+    /** @param stopping the suspend that begins a {@code :shutdown} or {@code :reload} */
+    CompletionStage<Void> suspend(boolean stopping);
+
+    void resume();
+}
