@@ -209,6 +209,30 @@ public final class FaultRun implements AutoCloseable {
         return submitStorm(only());
     }
 
+    /** Submits a storm of {@code count} jobs of the main workload, each sleeping {@code sleepMs}, through the only server. */
+    public Storm submitStorm(int count, String sleepMs) {
+        return submitStormThrough(workloads.get(0), count, settings.tenants(), sleepMs, only());
+    }
+
+    /** Waits until at least {@code count} executions of the storm are running (STARTED in JBeret's record). */
+    public void awaitRunning(int count) {
+        long[] most = {0};
+        try {
+            await(scenario + ": " + count + " running").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        long running = observations.executions().stream().filter(e -> "STARTED".equals(e.status())).count();
+                        most[0] = Math.max(most[0], running);
+                        return running >= count;
+                    });
+        } catch (ConditionTimeoutException e) {
+            Map<String, Long> statuses = new java.util.TreeMap<>(observations.executions().stream()
+                    .collect(java.util.stream.Collectors.groupingBy(Execution::status, java.util.stream.Collectors.counting())));
+            throw new IllegalStateException(count + " executions never ran at once (at most " + most[0] + "); by status: " + statuses
+                    + ", staged " + observations.stagedCount(), e);
+        }
+        result.put("admittedWhenFaultStruck", observations.executionCount());
+    }
+
     /** Submits the whole storm (of the main workload's job) through the named server's fault WAR. */
     public Storm submitStorm(String through) {
         Instant begin = Instant.now();

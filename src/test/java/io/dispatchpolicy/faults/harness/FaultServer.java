@@ -207,6 +207,45 @@ public final class FaultServer implements AutoCloseable {
         saveRunLog();
     }
 
+    /**
+     * A stop through the management API, as an operator types it: {@code jboss-cli.sh --connect} with the
+     * operation (e.g. {@code :shutdown(suspend-timeout=30)}), then waits for the JVM and the script to exit.
+     */
+    public void shutdownWith(String operation, Duration timeout) {
+        ProcessHandle jvm = jvm().orElseThrow(() -> new IllegalStateException("No WildFly JVM to shut down"));
+        cli(operation, timeout);
+        awaitGone(jvm, timeout, "WildFly JVM " + jvm.pid() + " after " + operation);
+        awaitGone(launcher.toHandle(), Duration.ofSeconds(30), "standalone.sh after its JVM stopped");
+        saveRunLog();
+    }
+
+    /** Runs one jboss-cli operation against this server ({@code :suspend}, {@code :resume}…) and returns its output. */
+    public String cli(String operation, Duration timeout) {
+        Path output = outputDir.resolve("cli-run-" + run + ".log");
+        ProcessBuilder cli = new ProcessBuilder(jbossHome.resolve("bin/jboss-cli.sh").toString(), "--connect",
+                "--controller=remote+http://127.0.0.1:" + (9990 + portOffset), "--command=" + operation)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+        try {
+            long from = Files.exists(output) ? Files.size(output) : 0;
+            Process process = cli.start();
+            if (!process.waitFor(timeout.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("jboss-cli " + operation + " did not return within " + timeout);
+            }
+            String said = Files.readString(output).substring((int) from);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("jboss-cli " + operation + " failed (" + process.exitValue() + "): " + said);
+            }
+            return said;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public ServerLog log() {
         return log;
     }
