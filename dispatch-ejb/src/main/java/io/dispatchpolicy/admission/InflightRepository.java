@@ -97,13 +97,20 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt,
+                      i.stop_requested_at IS NOT NULL
             """));
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
     private static final Sql ENDED_STOPPED = Sql.of("""
             UPDATE dispatch.inflight_jobs SET ended_at = clock_timestamp(), ended_status = 'STOPPED'
              WHERE execution_id = :execution
+            """);
+
+    // An operator's stop, recorded before JBeret is asked: the STOPPED end it causes then stands.
+    private static final Sql STOP_REQUESTED = Sql.of("""
+            UPDATE dispatch.inflight_jobs SET stop_requested_at = clock_timestamp()
+             WHERE execution_id = :execution AND stop_requested_at IS NULL
             """);
 
     private static final Sql OWN = Sql.of("""
@@ -124,7 +131,8 @@ public class InflightRepository {
             DELETE FROM dispatch.inflight_jobs i
              USING dispatch.partitions p
              WHERE i.execution_id = ANY(:executions::bigint[]) AND p.id = i.partition_id
-            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt
+            RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt,
+                      i.stop_requested_at IS NOT NULL
             """);
 
     private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
@@ -166,6 +174,11 @@ public class InflightRepository {
         jdbc.update(ENDED_STOPPED, Params.of().bigint("execution", executionId));
     }
 
+    /** Records that an operator asked the execution to stop (a no-op once it has ended). */
+    public void stopRequested(long executionId) {
+        jdbc.update(STOP_REQUESTED, Params.of().bigint("execution", executionId));
+    }
+
     /** Execution ids of every in-flight row this node owns. */
     public List<Long> ownedBy(UUID node) {
         return jdbc.query(OWN, Params.of().uuid("node", node), rs -> rs.getLong(1));
@@ -193,7 +206,8 @@ public class InflightRepository {
     }
 
     private static ReleasedInflight released(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6));
+        return new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6),
+                rs.getBoolean(7));
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

@@ -21,8 +21,8 @@ import java.util.logging.Logger;
  * progress have committed — from then on no execution is created here;</li>
  * <li><b>suspend</b>: the jobs this node holds (running, or admitted and queued for a batch thread) get
  * {@code dispatch.suspend-job-wait} to finish. Then queued ones no longer start, and every one still held
- * is stopped: a running job ends STOPPED and is remembered, so this node's reconcile restarts it through
- * its policy on resume; a queued one is marked STOPPED without running, and the reconcile runs that same
+ * is stopped: a running job ends STOPPED with no operator's stop request, so this node's reconcile restarts
+ * it through its policy on resume; a queued one is marked STOPPED without running, and the reconcile runs that same
  * execution on resume (its in-flight row proves it never started). The stage completes once they have let
  * go — before WildFly's batch subsystem is suspended: it stops every STARTING or STARTED execution it
  * finds and, with {@code restart-jobs-on-resume}, restarts them behind the engine's back; it finds none of
@@ -38,6 +38,8 @@ final class NodeSuspension implements SuspendListener {
     private static final Duration ADMISSIONS_WAIT = Duration.ofSeconds(30);
     /** How long stopped jobs get to end (as on a clean stop). */
     private static final Duration STOPPED_WAIT = Duration.ofSeconds(20);
+    /** How long the job repository is kept up for this node's jobs when the server stops (the clean stop's wait, and some). */
+    private static final Duration STOPPING_WAIT = Duration.ofSeconds(30);
 
     private final ServerSuspension suspension;
     private final LocalRunners runners;
@@ -90,17 +92,14 @@ final class NodeSuspension implements SuspendListener {
             return;
         }
         runners.holdStarts(true);
-        Set<Long> running = runners.runningNow();
+        // No stop request is recorded: a STOPPED end nobody asked for is an interruption, restarted through
+        // its policy by this node's reconcile (JobStops).
         Set<Long> left = runners.heldNow();
         for (long executionId : left) {
-            boolean wasRunning = running.contains(executionId);
-            if (wasRunning) {
-                suspension.stoppedBySuspend().add(executionId);
-            }
             try {
                 jobs.stop(executionId);
             } catch (RuntimeException alreadyEnding) {
-                suspension.stoppedBySuspend().remove(executionId); // ended meanwhile: it keeps its own end
+                // ended meanwhile: it keeps its own end
             }
         }
         LOG.info(() -> "Stopped " + left.size() + " job(s) still held after " + wait.toSeconds() + " s; they run again "
@@ -109,6 +108,28 @@ final class NodeSuspension implements SuspendListener {
             LOG.warning(() -> runners.heldNow().size() + " stopped job(s) still held after " + STOPPED_WAIT.toSeconds()
                     + " s: " + runners.heldNow());
         }
+    }
+
+    /**
+     * Waits, on a thread of its own (the node's worker stops with the deployment), for the jobs this node
+     * holds to end: the node's clean stop asks them to, and WildFly's batch subsystem does too. Once the
+     * deployment has gone its beans answer no more, and its clean stop has already waited for them.
+     */
+    @Override
+    public CompletionStage<Void> stopping() {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                if (!runners.awaitDrained(STOPPING_WAIT)) {
+                    LOG.info(() -> "The server stops with " + runners.heldNow().size() + " job(s) of this node still held");
+                }
+            } catch (RuntimeException deploymentGone) {
+                // its context is destroyed: the deployment's own stop waited for its jobs
+            }
+        }, step -> {
+            Thread waiting = new Thread(step, "dispatch-stopping");
+            waiting.setDaemon(true);
+            waiting.start();
+        });
     }
 
     /**

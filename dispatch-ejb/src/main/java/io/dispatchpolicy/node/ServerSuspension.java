@@ -4,8 +4,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -17,11 +15,6 @@ import java.util.function.Supplier;
  * so once it returns nothing more is admitted until {@link #release}: that is what makes "no execution
  * created while suspended" exact rather than "within a tick". Staging goes on — submissions, retries and
  * schedule occurrences are only rows — and is admitted after the resume (ADR 0021).
- *
- * <p>The jobs a suspend had to stop (still running after {@code dispatch.suspend-job-wait}) are remembered
- * here, so this node's reconcile restarts them through their policy on resume rather than taking their
- * STOPPED end for an operator's stop. Only in memory: if this node dies meanwhile, the recovery of a gone
- * node restarts its STOPPED jobs anyway.
  */
 @ApplicationScoped
 public class ServerSuspension {
@@ -29,7 +22,6 @@ public class ServerSuspension {
     private final Object lock = new Object();
     private boolean held;
     private int inProgress;
-    private final Set<Long> stoppedBySuspend = ConcurrentHashMap.newKeySet();
 
     /** Runs {@code admission} unless admissions are held; empty (nothing run) while they are. */
     public <T> Optional<T> whileAdmitting(Supplier<T> admission) {
@@ -90,11 +82,4 @@ public class ServerSuspension {
         }
     }
 
-    /**
-     * The executions this node stopped because the server suspended, to be restarted through their policy
-     * on resume; the restart removes its id once its transaction has committed.
-     */
-    public Set<Long> stoppedBySuspend() {
-        return stoppedBySuspend;
-    }
 }

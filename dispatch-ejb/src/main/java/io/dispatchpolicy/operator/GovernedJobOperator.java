@@ -3,6 +3,7 @@ package io.dispatchpolicy.operator;
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.completion.JobStops;
 import io.dispatchpolicy.staging.StagingRepository;
 import jakarta.batch.operations.JobExecutionNotRunningException;
 import jakarta.batch.operations.JobOperator;
@@ -33,6 +34,9 @@ public class GovernedJobOperator implements JobOperator {
 
     @Inject
     StagingRepository staging;
+
+    @Inject
+    JobStops stops;
 
     private static JobOperator jberet() {
         return BatchRuntime.getJobOperator();
@@ -75,7 +79,7 @@ public class GovernedJobOperator implements JobOperator {
 
     @Override
     public void stop(long executionId) {
-        jberet().stop(admitted(executionId));
+        stops.stop(admitted(executionId));
     }
 
     @Override

@@ -8,14 +8,11 @@ import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.JobInstances;
 import io.dispatchpolicy.infrastructure.jberet.LocalRunners;
-import io.dispatchpolicy.infrastructure.persistence.AfterCommit;
-import io.dispatchpolicy.node.ServerSuspension;
 import io.dispatchpolicy.node.ThisNode;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.spi.RetryStrategy;
 import io.dispatchpolicy.staging.StagingRepository;
-import jakarta.annotation.Resource;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -23,7 +20,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -68,11 +64,7 @@ public class DefaultRecoveryService implements RecoveryService {
     @Inject
     ThisNode node;
 
-    @Inject
-    ServerSuspension suspension;
 
-    @Resource
-    TransactionSynchronizationRegistry transactions;
 
     @Inject
     DispatchSettings settings;
@@ -88,10 +80,8 @@ public class DefaultRecoveryService implements RecoveryService {
     public int releaseDeadNodesJobs() {
         List<ReleasedInflight> released = inflight.releaseStartedOfDeadNodes(node.id(), settings.inflightStaleAfter(),
                 settings.livenessGrace(), BATCH);
-        // A gone node's job that ended STOPPED was stopped by its server's shutdown (an operator's stop
-        // is released by its live node): it is restarted like an interrupted one. One that FAILED failed
-        // on its own (its node was alive to see it end).
-        settle(released, BatchStatus.STOPPED, "FAILED by dispatch: the node running it is gone");
+        // A gone node's job that FAILED failed on its own (its node was alive to see it end).
+        settle(released, false, "FAILED by dispatch: the node running it is gone");
         if (!released.isEmpty()) {
             LOG.warning(() -> "ReleasedInflight " + released.size() + " in-flight job(s) of gone nodes and restarted the "
                     + "interrupted ones: " + released.stream().map(ReleasedInflight::executionId).toList());
@@ -119,9 +109,8 @@ public class DefaultRecoveryService implements RecoveryService {
         start(unstarted, "execution(s) of this node whose runner was lost before it started");
         List<ReleasedInflight> released = inflight.release(started);
         // A runner that could not record its end ran while the database was going away: a FAILED end is
-        // the outage's doing as likely as the job's, so it is restarted; COMPLETED stands, and STOPPED
-        // was an operator's stop on this live node.
-        settle(released, BatchStatus.FAILED, "FAILED by dispatch: its runner was lost while the database was unreachable");
+        // the outage's doing as likely as the job's, so it is restarted; COMPLETED stands.
+        settle(released, true, "FAILED by dispatch: its runner was lost while the database was unreachable");
         if (!released.isEmpty()) {
             LOG.info(() -> "ReleasedInflight " + released.size() + " in-flight job(s) of this node whose runner had ended "
                     + "without recording it: " + released.stream().map(ReleasedInflight::executionId).toList());
@@ -147,21 +136,18 @@ public class DefaultRecoveryService implements RecoveryService {
     }
 
     /**
-     * Settles released rows' executions and restarts those that were interrupted (or ended with
-     * {@code alsoRestarted}): staged again, through the gates or, if the policy's retry strategy says
-     * bypass, straight to JBeret at the tick's next iteration.
+     * Settles released rows' executions and restarts those that were interrupted: still running when their
+     * runner was lost, STOPPED without an operator's request (a suspend, a shutdown, another node's server
+     * stopping them through the shared repository), or FAILED when {@code failedToo}. Staged again, through
+     * the gates or, if the policy's retry strategy says bypass, straight to JBeret at the tick's next iteration.
      */
-    private void settle(List<ReleasedInflight> released, BatchStatus alsoRestarted, String reason) {
+    private void settle(List<ReleasedInflight> released, boolean failedToo, String reason) {
         for (ReleasedInflight r : released) {
             ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
-            // a job this node stopped because the server suspended is restarted like an interrupted one
-            boolean suspended = abandoned != null && abandoned.was() == BatchStatus.STOPPED
-                    && suspension.stoppedBySuspend().contains(r.executionId());
-            if (abandoned == null || !(abandoned.interrupted() || abandoned.was() == alsoRestarted || suspended)) {
-                continue; // it ended before its runner was lost; only its slot was left to free
-            }
-            if (suspended) {
-                AfterCommit.run(transactions, () -> suspension.stoppedBySuspend().remove(r.executionId()));
+            if (abandoned == null || !(abandoned.interrupted()
+                    || (abandoned.was() == BatchStatus.STOPPED && !r.stopRequested())
+                    || (abandoned.was() == BatchStatus.FAILED && failedToo))) {
+                continue; // it ended on its own, or as an operator asked; only its slot was left to free
             }
             String jobName = instances.jobName(r.executionId());
             RetryStrategy strategy = heldPolicies.effectiveIfDeclared(r.policyName())

@@ -219,6 +219,17 @@ public final class FaultServer implements AutoCloseable {
         saveRunLog();
     }
 
+    /**
+     * {@code :reload} through jboss-cli, then waits until the reloaded server has deployed the EAR again
+     * (the same JVM: its log goes on in the same file).
+     */
+    public void reload(Duration timeout) {
+        long from = log.mark();
+        cli(":reload", timeout);
+        await(label + " run " + run + " reloading").atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() ->
+                log.linesBetween(from, log.mark()).stream().anyMatch(line -> line.contains("WFLYSRV0025")) && pingAnswers());
+    }
+
     /** Runs one jboss-cli operation against this server ({@code :suspend}, {@code :resume}…) and returns its output. */
     public String cli(String operation, Duration timeout) {
         Path output = outputDir.resolve("cli-run-" + run + ".log");

@@ -1,9 +1,9 @@
 package io.dispatchpolicy.console.jobs;
 
+import io.dispatchpolicy.completion.JobStops;
 import io.dispatchpolicy.console.monitoring.DeadJobControl;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
-import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.partition.PartitionRepository;
 import io.dispatchpolicy.policy.PolicyRegistry;
@@ -29,6 +29,9 @@ public class DefaultJobControl implements JobControl {
     JobsRepository jobs;
 
     @Inject
+    JobStops stops;
+
+    @Inject
     PartitionRepository partitions;
 
     @Inject
@@ -43,8 +46,6 @@ public class DefaultJobControl implements JobControl {
     @Inject
     DeadJobControl dead;
 
-    @Inject
-    JobRuntime runtime;
 
     @Inject
     BatchPermissionCheck permission;
@@ -108,7 +109,7 @@ public class DefaultJobControl implements JobControl {
         if (!life.stoppable()) {
             return "Job " + submissionId + " has no running execution to stop.";
         }
-        runtime.stop(life.latest().executionId());
+        stops.stop(life.latest().executionId());
         return "Asked execution " + life.latest().executionId() + " of job " + submissionId + " to stop.";
     }
 

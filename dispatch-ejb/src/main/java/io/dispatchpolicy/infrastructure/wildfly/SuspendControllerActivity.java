@@ -30,6 +30,12 @@ final class SuspendControllerActivity implements SuspendableActivity {
     /** The capability's service name, as WildFly Core 31's ServerService installs the suspend controller. */
     private static final ServiceName SUSPEND_CONTROLLER = ServiceName.parse("org.wildfly.server.suspend-controller");
 
+    /**
+     * WildFly's batch configuration (batch-jberet in WildFly 39), which requires the default job repository and
+     * batch thread pool: a service that requires it stops before they do.
+     */
+    private static final ServiceName BATCH_CONFIGURATION = ServiceName.parse("org.wildfly.batch.configuration");
+
     private static final Logger LOG = Logger.getLogger(SuspendControllerActivity.class.getName());
 
     private final SuspendListener listener;
@@ -41,12 +47,18 @@ final class SuspendControllerActivity implements SuspendableActivity {
     /**
      * The controller's value is handed only to services that require it (MSC 1.5 answers {@code getValue()}
      * with UnsupportedOperationException), so a small service of the server's container, requiring it,
-     * registers the activity when it starts and unregisters it when it stops.
+     * registers the activity when it starts and unregisters it when it stops. It also requires WildFly's
+     * batch configuration, so that when the server stops (a {@code :shutdown} without a suspend timeout,
+     * SIGTERM: the services stop at once) the job repository and the batch threads stay up until this node's
+     * jobs have ended — else a job still ending finds the repository stopped and fails with an ERROR.
      */
     static AutoCloseable register(SuspendListener listener) throws InterruptedException {
         SuspendControllerActivity activity = new SuspendControllerActivity(listener);
         ServiceBuilder<?> builder = CurrentServiceContainer.getServiceContainer().addService();
         Supplier<SuspendableActivityRegistry> registry = builder.requires(SUSPEND_CONTROLLER);
+        if (CurrentServiceContainer.getServiceContainer().getService(BATCH_CONFIGURATION) != null) {
+            builder.requires(BATCH_CONFIGURATION);
+        }
         CountDownLatch registered = new CountDownLatch(1);
         builder.setInstance(new Service() {
             @Override
@@ -61,6 +73,8 @@ final class SuspendControllerActivity implements SuspendableActivity {
             @Override
             public void stop(StopContext context) {
                 registry.get().unregisterActivity(activity);
+                context.asynchronous();
+                guarded("stop", listener::stopping).whenComplete((done, e) -> context.complete());
             }
         });
         ServiceController<?> controller = builder.install();

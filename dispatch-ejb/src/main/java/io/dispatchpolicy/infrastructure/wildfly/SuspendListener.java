@@ -16,4 +16,12 @@ public interface SuspendListener {
     CompletionStage<Void> suspend(boolean stopping);
 
     void resume();
+
+    /**
+     * The server's service container is stopping the engine's hook (a shutdown, or the deployment going
+     * away): the stage completes when this node's jobs have ended, and until then WildFly's batch
+     * configuration — with the job repository and the batch threads it requires — is not stopped, so a job
+     * that is still ending can record its end.
+     */
+    CompletionStage<Void> stopping();
 }
