@@ -1,5 +1,6 @@
 package io.dispatchpolicy.bench;
 
+import io.dispatchpolicy.it.Operators;
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmitOption;
@@ -232,7 +233,7 @@ class AdmissionBench {
         // nothing measurable) measured 1.4 x and 0.7 x plain in one run (run 20).
         for (String job : jobs) {
             parallel(1, 1_000, i -> governed.start(job, Params.of("tenant", "t" + (i % 100))));
-            control.drain(job);
+            control.drain(job, Operators.ADMIN);
         }
         vacuumStaging();
         long[][] jobsDone = new long[jobs.size()][kinds.size()];
@@ -260,7 +261,7 @@ class AdmissionBench {
                 }
                 nanos[j][2] += System.nanoTime() - start;
                 jobsDone[j][2] += 3 * 10_000L;
-                control.drain(job);
+                control.drain(job, Operators.ADMIN);
                 vacuumStaging();
             }
         }
@@ -473,7 +474,7 @@ class AdmissionBench {
         RESULTS.add("tick iteration, 1,000 due in 100 partitions beside 1,000,000 delayed (median)", "ms", delayed);
         RESULTS.target("tick iteration, 1,000 due in 100 partitions beside 1,000,000 delayed (median)",
                 "claim flatness: 1M delayed + 1k due / 1k due iteration time", delayed / small, "<=", 1.5);
-        control.drain("bench-flat");
+        control.drain("bench-flat", Operators.ADMIN);
     }
 
     interface Step {
@@ -498,7 +499,7 @@ class AdmissionBench {
             times.add(System.nanoTime() - start);
         }
         after.run();
-        control.drain("bench-flat");
+        control.drain("bench-flat", Operators.ADMIN);
         return percentile(times, 50) / 1e6;
     }
 
@@ -656,7 +657,7 @@ class AdmissionBench {
             waits.add(started.get(s[0]) - s[1]);
         }
         if (governedRun) {
-            control.drain(job);
+            control.drain(job, Operators.ADMIN);
         }
         long since = maxExecutionId();
         await().atMost(Duration.ofMinutes(5)).until(() -> count("SELECT count(*) FROM job_execution WHERE batchstatus IN "

@@ -170,6 +170,44 @@ class ConsoleBrowserIT extends BrowserTest {
         assertThat(paused("it-pause")).isFalse();
     }
 
+    /**
+     * The console's half of the permission matrix (PermissionsIT has every action): an operator pauses and
+     * resumes a policy but may not change a schedule, and the Audit page shows who did what.
+     */
+    @Test
+    void anOperatorActsOnPoliciesButNotOnSchedulesAndTheAuditPageShowsIt() throws SQLException {
+        WebDriver d = logIn("operator");
+        assertThat(d.findElement(By.id("user")).getText()).contains("operator (operator)");
+        open(d, "nav-policies");
+        click(d, By.cssSelector("button.pause-it-pause"));
+        click(d, By.id("policies:confirm-yes"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("policies:messages"), "Policy it-pause paused"));
+        assertThat(paused("it-pause")).isTrue();
+        click(d, By.cssSelector("button.resume-it-pause"));
+        click(d, By.id("policies:confirm-yes"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("policies:messages"), "Policy it-pause resumed"));
+        assertThat(paused("it-pause")).isFalse();
+
+        d.get(BASE + "schedule.xhtml?name=it-declared");
+        click(d, By.id("schedule:skipNext"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("schedule:messages"), "Not allowed: only dispatch-admin"));
+
+        open(d, "nav-audit");
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("audit:actor"))).sendKeys("operator");
+        click(d, By.id("audit:apply"));
+        // the unfiltered page holds every user's rows; filtered, the operator's three
+        wait(d).until(x -> x.findElements(By.cssSelector("tr.audit-done, tr.audit-refused, tr.audit-failed")).stream()
+                .allMatch(row -> row.getText().contains("operator")));
+        String table = d.findElement(By.id("audit:table")).getText();
+        assertThat(d.findElements(By.cssSelector("tr.audit-done, tr.audit-refused, tr.audit-failed"))).hasSize(3);
+        assertThat(table).contains("SCHEDULE_SKIP").contains("POLICY_PAUSE").contains("POLICY_RESUME").contains("refused")
+                .contains("it-declared");
+        browser.screenshot(SHOTS.resolve("audit.png"));
+        assertThat(count("SELECT count(*) FROM dispatch.audit_log WHERE actor = 'operator'")).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM dispatch.audit_log WHERE actor = 'operator' AND action = 'SCHEDULE_SKIP' "
+                + "AND outcome = 'refused'")).isEqualTo(1);
+    }
+
     @Test
     void anAdminRetriesADeadJobNowAndAViewerCannot() throws SQLException {
         WebDriver viewer = logIn("viewer");

@@ -23,7 +23,7 @@ public final class ConsoleAccounts {
 
     public static final String REALM = "ApplicationRealm";
 
-    /** An account: its password and role ({@code dispatch-admin} or {@code dispatch-viewer}). */
+    /** An account: its password and role ({@code dispatch-admin}, {@code dispatch-operator} or {@code dispatch-viewer}). */
     public record Account(String password, String role) {
     }
 

@@ -36,6 +36,7 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
     /** The console accounts the browser tests log in with. */
     public static final java.util.Map<String, ConsoleAccounts.Account> TEST_ACCOUNTS = java.util.Map.of(
             "admin", new ConsoleAccounts.Account("admin-secret", "dispatch-admin"),
+            "operator", new ConsoleAccounts.Account("operator-secret", "dispatch-operator"),
             "viewer", new ConsoleAccounts.Account("viewer-secret", "dispatch-viewer"));
 
     @Override

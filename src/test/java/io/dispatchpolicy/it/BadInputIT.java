@@ -233,6 +233,16 @@ class BadInputIT extends EngineTest {
     }
 
     @Test
+    void anAuditRetentionThatIsNoNumberFailsTheBootChecks() {
+        set(DispatchSettings.AUDIT_RETENTION, "soon");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessageStartingWith("Invalid value 'soon' for dispatch.audit-retention");
+        set(DispatchSettings.AUDIT_RETENTION, "86400");
+        settings.validate();
+        assertThat(settings.auditRetention()).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
     void anUnknownScheduleFieldFailsTheBootChecksAndWrittenLiveLeavesTheLastValidDefinition() {
         pass();
         List<Long> future = future(DECLARED);
@@ -272,10 +282,10 @@ class BadInputIT extends EngineTest {
 
         pass();
         List<Long> declared = future(DECLARED);
-        assertThatThrownBy(() -> schedules.edit(DECLARED, every(DECLARED, "it-scheduled", 5), "test"))
+        assertThatThrownBy(() -> schedules.edit(DECLARED, every(DECLARED, "it-scheduled", 5), Operators.ADMIN))
                 .isInstanceOf(ScheduleActionRefused.class)
                 .hasMessage("Schedule '" + DECLARED + "' is declared in code (a CDI producer): it is edited there, not in the console");
-        assertThatThrownBy(() -> schedules.delete(DECLARED, "test"))
+        assertThatThrownBy(() -> schedules.delete(DECLARED, Operators.ADMIN))
                 .isInstanceOf(ScheduleActionRefused.class).hasMessageEndingWith("it is deleted there, not in the console");
         assertThat(future(DECLARED)).isEqualTo(declared);
     }
@@ -429,7 +439,7 @@ class BadInputIT extends EngineTest {
 
     private void create(ScheduleDefinition d) {
         created.add(d.name());
-        schedules.create(d, "test");
+        schedules.create(d, Operators.ADMIN);
     }
 
     /** A request to the console (a path under /dispatch/), with {@code user:password} as HTTP Basic when given. */
@@ -446,19 +456,10 @@ class BadInputIT extends EngineTest {
     }
 
     private static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+        return ConsoleHttp.basic(credentials);
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) {
-        request.timeout(Duration.ofSeconds(30));
-        try {
-            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build()
-                    .send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ConsoleHttp.send(request);
     }
 }

@@ -64,7 +64,7 @@ class EngineSafetyIT extends EngineTest {
         stage("it-poison", "force", 1);
         long partition = partitionId("it-poison", "force");
 
-        ForcedAdmission result = partitions.forceAdmit(partition, 2);
+        ForcedAdmission result = partitions.forceAdmit(partition, 2, Operators.ADMIN);
 
         assertThat(result.admitted()).isEqualTo(1);
         assertThat(result.parked()).isEqualTo(1);
@@ -176,7 +176,7 @@ class EngineSafetyIT extends EngineTest {
     @Test
     void pausingAPolicyAlsoHoldsPartitionsCreatedAfterThePause() {
         stage("it-pause", "before", 2);
-        control.pause("it-pause");
+        control.pause("it-pause", Operators.ADMIN);
         stage("it-pause", "after", 2);
         assertThat(column("paused", "it-pause", "after")).isEqualTo("true");
 
@@ -185,7 +185,7 @@ class EngineSafetyIT extends EngineTest {
         assertThat(admitted("it-pause", "before")).isZero();
         assertThat(admitted("it-pause", "after")).isZero();
 
-        control.resume("it-pause");
+        control.resume("it-pause", Operators.ADMIN);
         ticks.iterate();
         assertThat(admitted("it-pause", "before")).isEqualTo(2);
         assertThat(admitted("it-pause", "after")).isEqualTo(2);

@@ -122,7 +122,7 @@ abstract class EngineTest extends SystemTest {
     void deleteSchedules(io.dispatchpolicy.console.schedule.ScheduleControl control, List<String> names) {
         for (String name : names) {
             if (control.schedule(name).isPresent()) {
-                control.delete(name, "test");
+                control.delete(name, Operators.ADMIN);
             }
         }
         db.update("DELETE FROM dispatch.staged_jobs WHERE schedule_id IS NOT NULL AND schedule_id NOT IN (SELECT id FROM dispatch.schedules)");

@@ -76,7 +76,7 @@ class JobsIT extends EngineTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(jobs.life(id).orElseThrow().job().batchStatus()));
         assertThat(jobs.life(id).orElseThrow().restartable()).isTrue();
 
-        assertThat(jobs.restart(id)).contains("staged for restart");
+        assertThat(jobs.restart(id, Operators.ADMIN)).contains("staged for restart");
         assertThat(jobs.life(id).orElseThrow().job().state()).isEqualTo("STAGED");
         assertThat(jobs.life(id).orElseThrow().restartable()).as("nothing is restarted twice").isFalse();
         assertThat(ticks.iterate().admitted()).isEqualTo(1);
@@ -103,16 +103,16 @@ class JobsIT extends EngineTest {
         assertThat(ticks.iterate().admitted()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(30)).until(() -> jobs.life(running).orElseThrow().stoppable()
                 && "STARTED".equals(jobs.life(running).orElseThrow().job().batchStatus()));
-        assertThat(jobs.stop(running)).contains("to stop");
+        assertThat(jobs.stop(running, Operators.ADMIN)).contains("to stop");
         await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(jobs.life(running).orElseThrow().job().batchStatus()));
 
         long staged = stage(POLICY, "s2", 1)[0];
         assertThat(jobs.life(staged).orElseThrow().discardable()).isTrue();
-        assertThat(jobs.discard(staged)).isEqualTo("Staged job " + staged + " discarded.");
+        assertThat(jobs.discard(staged, Operators.ADMIN)).isEqualTo("Staged job " + staged + " discarded.");
         assertThat(jobs.life(staged)).isEmpty();
         assertThat(db.count("SELECT pending_count FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 's2'", POLICY))
                 .isZero();
-        assertThat(jobs.discard(running)).contains("only those can be discarded");
+        assertThat(jobs.discard(running, Operators.ADMIN)).contains("only those can be discarded");
     }
 
     @Test
@@ -124,7 +124,7 @@ class JobsIT extends EngineTest {
         assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition or parameter");
         assertThatThrownBy(() -> jobs.life(Long.MAX_VALUE - 1).orElseThrow(() -> new IllegalStateException("none")))
                 .hasMessage("none");
-        assertThatThrownBy(() -> jobs.stop(Long.MAX_VALUE - 1)).isInstanceOf(JobRequestRefused.class).hasMessageContaining("No job");
+        assertThatThrownBy(() -> jobs.stop(Long.MAX_VALUE - 1, Operators.ADMIN)).isInstanceOf(JobRequestRefused.class).hasMessageContaining("No job");
     }
 
     private List<JobRow> find(JobQuery.By by, String value, String policy) {

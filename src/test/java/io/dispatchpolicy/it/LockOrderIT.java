@@ -51,8 +51,8 @@ class LockOrderIT extends EngineTest {
         };
         Callable<Integer> pausing = () -> {
             for (int r = 0; r < ROUNDS; r++) {
-                db.withSequentialScans(() -> control.pause(POLICY));
-                db.withSequentialScans(() -> control.resume(POLICY));
+                db.withSequentialScans(() -> control.pause(POLICY, Operators.ADMIN));
+                db.withSequentialScans(() -> control.resume(POLICY, Operators.ADMIN));
             }
             return ROUNDS;
         };

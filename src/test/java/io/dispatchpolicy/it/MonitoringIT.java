@@ -166,14 +166,14 @@ class MonitoringIT extends EngineTest {
         assertThat(detail.gates()).singleElement().satisfies(g -> assertThat(g.settings()).isEqualTo("throttle 10 per 60 s"));
         assertThat(detail.recentStaged()).hasSize(5);
 
-        assertThat(partitionControl.forceAdmit(id, 2).admitted()).isEqualTo(2);
+        assertThat(partitionControl.forceAdmit(id, 2, Operators.ADMIN).admitted()).isEqualTo(2);
         assertThat(admitted("it-throttle", "detail")).isEqualTo(2);
-        assertThat(partitionControl.drain(id)).isEqualTo(3);
+        assertThat(partitionControl.drain(id, Operators.ADMIN)).isEqualTo(3);
         assertThat(column("pending_count", "it-throttle", "detail")).isEqualTo("0");
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE partition_id = ?", id)).isZero();
 
         stage("it-pause", "drained", 4);
-        assertThat(policyControl.drain("it-pause")).isGreaterThanOrEqualTo(4);
+        assertThat(policyControl.drain("it-pause", Operators.ADMIN)).isGreaterThanOrEqualTo(4);
         assertThat(db.count("SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE policy_name = 'it-pause'")).isZero();
     }
 }

@@ -96,7 +96,7 @@ class RetentionIT extends SystemTest {
         assertThat(health.retention()).isEqualTo("1 s after completion, 1 s otherwise");
 
         // discarded, nothing can restart it any more: it goes too
-        assertThat(deadJobs.discard(List.of(failed[0]))).isEqualTo(1);
+        assertThat(deadJobs.discard(List.of(failed[0]), Operators.ADMIN)).isEqualTo(1);
         await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() -> {
             sweeper.sweep();
             return instancesOf(List.of(failedExecution)) == 0;

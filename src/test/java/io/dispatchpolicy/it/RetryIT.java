@@ -93,7 +93,7 @@ class RetryIT extends EngineTest {
         assertThat(dead.count(new DeadJobQuery("it-deadnow", "d", "it-deadnow", "failing as", 0, 10))).isEqualTo(2);
         assertThat(dead.count(new DeadJobQuery("it-deadnow", "zzz", null, null, 0, 10))).isZero();
 
-        assertThat(dead.retryNow(List.of(ids[0]))).isEqualTo(1);
+        assertThat(dead.retryNow(List.of(ids[0]), Operators.ADMIN)).isEqualTo(1);
         SubmissionStatus staged = dispatch.status(ids[0]);
         assertThat(staged.state()).isEqualTo(SubmissionStatus.State.STAGED);
         assertThat(staged.attempt()).isEqualTo(2);
@@ -102,10 +102,10 @@ class RetryIT extends EngineTest {
         assertThat(again.attempt()).as("its retries stay spent: dead again after the one attempt").isEqualTo(2);
         assertThat(executionsOf(again.executionId().getAsLong())).hasSize(2);
 
-        assertThat(dead.discard(List.of(ids[1]))).isEqualTo(1);
+        assertThat(dead.discard(List.of(ids[1]), Operators.ADMIN)).isEqualTo(1);
         assertThat(db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", ids[1])).isZero();
         assertThat(dispatch.status(ids[1]).state()).isEqualTo(SubmissionStatus.State.ADMITTED);
-        assertThat(dead.retryNow(List.of(ids[1]))).as("nothing left to retry").isZero();
+        assertThat(dead.retryNow(List.of(ids[1]), Operators.ADMIN)).as("nothing left to retry").isZero();
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ?", ids[1])).isZero();
     }
 

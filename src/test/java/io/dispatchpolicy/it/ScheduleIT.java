@@ -100,7 +100,7 @@ class ScheduleIT extends EngineTest {
         create(every("s-edit", "it-scheduled", 15, ScheduleUnit.MINUTES, false));
         long old = future("s-edit").get(0);
 
-        control.edit("s-edit", every("s-edit", "it-scheduled", 7, ScheduleUnit.MINUTES, false), "test");
+        control.edit("s-edit", every("s-edit", "it-scheduled", 7, ScheduleUnit.MINUTES, false), Operators.ADMIN);
 
         assertThat(db.strings("SELECT state || ' ' || reason || ' ' || (snapshot ->> 'interval') FROM dispatch.schedule_occurrences "
                 + "WHERE submission_id = ?", old)).containsExactly("superseded edited 15");
@@ -235,7 +235,7 @@ class ScheduleIT extends EngineTest {
         List<Long> drained = future("s-drain");
         long extra = api.runNow("s-drain");
 
-        policies.drain("dispatch-schedules");
+        policies.drain("dispatch-schedules", Operators.ADMIN);
         assertThat(futures("s-drain")).as("still future in its table: nothing has looked yet").isEqualTo(1);
         pass();
 
@@ -374,7 +374,7 @@ class ScheduleIT extends EngineTest {
 
     private void create(ScheduleDefinition d) {
         created.add(d.name());
-        control.create(d, "test");
+        control.create(d, Operators.ADMIN);
     }
 
     private long futures(String name) {

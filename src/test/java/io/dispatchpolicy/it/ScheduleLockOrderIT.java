@@ -51,7 +51,7 @@ class ScheduleLockOrderIT extends EngineTest {
 
     private void create(ScheduleDefinition d) {
         created.add(d.name());
-        control.create(d, "test");
+        control.create(d, Operators.ADMIN);
     }
 
     private long futures(String name) {
@@ -95,7 +95,7 @@ class ScheduleLockOrderIT extends EngineTest {
 
     @Test
     void anEditWaitsForTheAdmissionAndThenAppliesOnTheNewGrid() throws Exception {
-        whileAnAdmissionHoldsTheOccurrencesPartition("lo-edit", n -> control.edit(n, every(n, 10), "test"));
+        whileAnAdmissionHoldsTheOccurrencesPartition("lo-edit", n -> control.edit(n, every(n, 10), Operators.ADMIN));
         assertThat(db.count("SELECT version FROM dispatch.schedules WHERE name = 'lo-edit'")).isEqualTo(2);
         assertThat(futures("lo-edit")).isEqualTo(1);
         assertThat(future("lo-edit").get(1) % Duration.ofMinutes(10).toMillis()).as("on the 10-minute grid").isZero();
@@ -103,14 +103,14 @@ class ScheduleLockOrderIT extends EngineTest {
 
     @Test
     void aDisableWaitsForTheAdmission() throws Exception {
-        whileAnAdmissionHoldsTheOccurrencesPartition("lo-disable", n -> control.disable(n, "test"));
+        whileAnAdmissionHoldsTheOccurrencesPartition("lo-disable", n -> control.disable(n, Operators.ADMIN));
         assertThat(futures("lo-disable")).isZero();
         assertThat(db.strings("SELECT enabled::text FROM dispatch.schedules WHERE name = 'lo-disable'")).containsExactly("false");
     }
 
     @Test
     void aSkipWaitsForTheAdmission() throws Exception {
-        whileAnAdmissionHoldsTheOccurrencesPartition("lo-skip", n -> control.skipNext(n, "test"));
+        whileAnAdmissionHoldsTheOccurrencesPartition("lo-skip", n -> control.skipNext(n, Operators.ADMIN));
         assertThat(db.count("SELECT count(*) FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
                 + "WHERE s.name = 'lo-skip' AND o.state = 'skipped'")).isEqualTo(1);
         assertThat(futures("lo-skip")).isEqualTo(1);
@@ -118,7 +118,7 @@ class ScheduleLockOrderIT extends EngineTest {
 
     @Test
     void aDeleteWaitsForTheAdmission() throws Exception {
-        whileAnAdmissionHoldsTheOccurrencesPartition("lo-delete", n -> control.delete(n, "test"));
+        whileAnAdmissionHoldsTheOccurrencesPartition("lo-delete", n -> control.delete(n, Operators.ADMIN));
         assertThat(db.count("SELECT count(*) FROM dispatch.schedules WHERE name = 'lo-delete'")).isZero();
     }
 
@@ -133,7 +133,7 @@ class ScheduleLockOrderIT extends EngineTest {
             db.update("UPDATE dispatch.staged_jobs SET due_at = now() - interval '1 second' WHERE id = ?", live);
             int minutes = round % 2 == 0 ? 10 : 15;
             Future<?> admission = executor.submit(() -> ticks.iterate());
-            Future<?> edit = executor.submit(() -> control.edit(name, every(name, minutes), "test"));
+            Future<?> edit = executor.submit(() -> control.edit(name, every(name, minutes), Operators.ADMIN));
             admission.get(60, TimeUnit.SECONDS);
             edit.get(60, TimeUnit.SECONDS); // a deadlock surfaces here as 40P01
             assertThat(db.count("SELECT version FROM dispatch.schedules WHERE name = ?", name)).as("round %d", round)

@@ -38,6 +38,7 @@ public class DispatchSettings {
     public static final String METRICS_RETENTION = "dispatch.metrics-retention";
     public static final String ADMISSION_RETENTION = "dispatch.admission-retention";
     public static final String DEAD_RETENTION = "dispatch.dead-retention";
+    public static final String AUDIT_RETENTION = "dispatch.audit-retention";
     public static final String ADAPTER_THROUGHPUT_TARGET = "dispatch.adapter-throughput-target";
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
@@ -60,7 +61,7 @@ public class DispatchSettings {
     public static final Set<String> GLOBAL = Set.of(PARTITION_BATCH_SIZE, ADMISSION_BATCH_SIZE, TICK_MAX_DURATION,
             IDLE_PAUSE, FAIRNESS_HALF_LIFE, TICK_ADMISSION_BUDGET, ADMISSION_MAX_ATTEMPTS, HEARTBEAT_INTERVAL,
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
-            ADMISSION_RETENTION, DEAD_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
+            ADMISSION_RETENTION, DEAD_RETENTION, AUDIT_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
             SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
             EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT);
 
@@ -177,6 +178,11 @@ public class DispatchSettings {
         return seconds(METRICS_RETENTION, 86_400);
     }
 
+    /** Audit log rows (operator actions) are kept this long (default 90 days). */
+    public Duration auditRetention() {
+        return seconds(AUDIT_RETENTION, 90 * 86_400);
+    }
+
     /** Submission-to-execution records are kept this long; older submission ids resolve to UNKNOWN. */
     public Duration admissionRetention() {
         return seconds(ADMISSION_RETENTION, 7 * 86_400);
@@ -271,6 +277,7 @@ public class DispatchSettings {
         metricsRetention();
         admissionRetention();
         deadRetention();
+        auditRetention();
         executionRetention();
         failedExecutionRetention();
         suspendJobWait();

@@ -1,5 +1,9 @@
 package io.dispatchpolicy.console;
 
+import io.dispatchpolicy.console.audit.Actor;
+import io.dispatchpolicy.console.audit.Audited;
+import io.dispatchpolicy.console.audit.OperatorAction;
+
 import io.dispatchpolicy.admission.AdmissionService;
 import io.dispatchpolicy.admission.ForcedAdmission;
 import io.dispatchpolicy.admission.JobAdmissionException;
@@ -34,8 +38,17 @@ public class DefaultPartitionControl implements PartitionControl {
     @Inject
     StagingRepository staging;
 
+    @Inject
+    Audited audited;
+
     @Override
-    public ForcedAdmission forceAdmit(long partitionId, int count) {
+    public ForcedAdmission forceAdmit(long partitionId, int count, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_FORCE_ADMIT, String.valueOf(partitionId),
+                () -> forceAdmit(partitionId, count), f -> f.refused() != null ? f.refused()
+                        : "asked " + count + ": " + f.admitted() + " admitted, " + f.parked() + " parked");
+    }
+
+    private ForcedAdmission forceAdmit(long partitionId, int count) {
         int admitted = 0;
         Set<Long> parked = new LinkedHashSet<>();
         List<String> failures = new ArrayList<>();
@@ -72,9 +85,11 @@ public class DefaultPartitionControl implements PartitionControl {
     }
 
     @Override
-    public int drain(long partitionId) {
-        int drained = staging.drainPartition(partitionId);
-        LOG.info(() -> "Drained partition " + partitionId + ": " + drained + " staged job(s) deleted");
-        return drained;
+    public int drain(long partitionId, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_DRAIN, String.valueOf(partitionId), () -> {
+            int drained = staging.drainPartition(partitionId);
+            LOG.info(() -> "Drained partition " + partitionId + " (" + actor.name() + "): " + drained + " staged job(s) deleted");
+            return drained;
+        }, n -> n + " staged job(s) deleted");
     }
 }

@@ -1,5 +1,8 @@
 package io.dispatchpolicy.operator;
 
+import io.dispatchpolicy.console.audit.Actor;
+import io.dispatchpolicy.console.audit.ConsoleRole;
+
 import io.dispatchpolicy.api.DispatchSchedules;
 import io.dispatchpolicy.console.schedule.ScheduleControl;
 import io.dispatchpolicy.schedule.ScheduleActionRefused;
@@ -11,11 +14,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Schedules for application code: the operator actions, recorded as done by "application". */
+/**
+ * Schedules for application code: the operator actions, audited as done by "application" — the deployment's
+ * own code, trusted as an admin.
+ */
 @ApplicationScoped
 public class DefaultDispatchSchedules implements DispatchSchedules {
 
-    static final String USER = "application";
+    static final Actor USER = Actor.of("application", ConsoleRole.ADMIN);
 
     @Inject
     ScheduleControl control;

@@ -35,6 +35,11 @@ public class SweepRepository {
                 SELECT id FROM dispatch.denial_history WHERE last_at < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
             """);
 
+    private static final Sql AUDIT = Sql.of("""
+            DELETE FROM dispatch.audit_log WHERE id IN (
+                SELECT id FROM dispatch.audit_log WHERE at < clock_timestamp() - make_interval(secs => :ageSeconds) LIMIT :limit)
+            """);
+
     private static final Sql ADMISSIONS = Sql.of("""
             DELETE FROM dispatch.admissions WHERE submission_id IN (
                 SELECT submission_id FROM dispatch.admissions
@@ -106,6 +111,10 @@ public class SweepRepository {
     /** Per-minute history and denial episodes older than {@code age}. */
     public int historyOlderThan(Duration age) {
         return deleteOlderThan(MINUTES, age, true) + deleteOlderThan(DENIAL_HISTORY, age, true);
+    }
+
+    public int auditOlderThan(Duration age) {
+        return deleteOlderThan(AUDIT, age, true);
     }
 
     public int admissionsOlderThan(Duration age) {

@@ -71,6 +71,7 @@ public class Sweeper {
         return dead + sweep.samplesOlderThan(settings.metricsRetention())
                 + sweep.historyOlderThan(settings.metricsRetention())
                 + sweep.admissionsOlderThan(settings.admissionRetention())
+                + sweep.auditOlderThan(settings.auditRetention())
                 + sweep.occurrencesOlderThan(settings.admissionRetention())
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())

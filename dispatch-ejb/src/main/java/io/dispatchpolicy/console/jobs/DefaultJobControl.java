@@ -1,7 +1,10 @@
 package io.dispatchpolicy.console.jobs;
 
 import io.dispatchpolicy.completion.JobStops;
-import io.dispatchpolicy.console.monitoring.DeadJobControl;
+import io.dispatchpolicy.console.audit.Actor;
+import io.dispatchpolicy.console.audit.Audited;
+import io.dispatchpolicy.console.audit.OperatorAction;
+import io.dispatchpolicy.console.monitoring.DeadJobs;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
 import io.dispatchpolicy.node.TickSignal;
@@ -44,7 +47,10 @@ public class DefaultJobControl implements JobControl {
     PolicyRegistry registry;
 
     @Inject
-    DeadJobControl dead;
+    DeadJobs dead;
+
+    @Inject
+    Audited audited;
 
 
     @Inject
@@ -104,7 +110,28 @@ public class DefaultJobControl implements JobControl {
     }
 
     @Override
-    public String stop(long submissionId) {
+    public String stop(long submissionId, Actor actor) {
+        return act(submissionId, actor, OperatorAction.JOB_STOP, this::stop);
+    }
+
+    @Override
+    public String restart(long submissionId, Actor actor) {
+        return act(submissionId, actor, OperatorAction.JOB_RESTART, this::restart);
+    }
+
+    @Override
+    public String discard(long submissionId, Actor actor) {
+        return act(submissionId, actor, OperatorAction.JOB_DISCARD, this::discard);
+    }
+
+    /** Audited with the job's state and latest execution status before, and the answer after. */
+    private String act(long submissionId, Actor actor, OperatorAction action, java.util.function.LongFunction<String> work) {
+        return audited.act(actor, action, String.valueOf(submissionId), () -> life(submissionId).map(l -> l.job().state()
+                + (l.latest() == null ? "" : ", execution " + l.latest().executionId() + " " + l.latest().batchStatus()))
+                .orElse(null), () -> work.apply(submissionId), answer -> answer);
+    }
+
+    private String stop(long submissionId) {
         JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
         if (!life.stoppable()) {
             return "Job " + submissionId + " has no running execution to stop.";
@@ -113,8 +140,7 @@ public class DefaultJobControl implements JobControl {
         return "Asked execution " + life.latest().executionId() + " of job " + submissionId + " to stop.";
     }
 
-    @Override
-    public String restart(long submissionId) {
+    private String restart(long submissionId) {
         JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
         if (!life.restartable()) {
             return "Job " + submissionId + " cannot be restarted: only a job whose latest execution FAILED or was STOPPED, "
@@ -144,8 +170,7 @@ public class DefaultJobControl implements JobControl {
         return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name() + "'.";
     }
 
-    @Override
-    public String discard(long submissionId) {
+    private String discard(long submissionId) {
         JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
         if ("DEAD".equals(life.job().state())) {
             return dead.discard(List.of(submissionId)) == 1 ? "Dead job " + submissionId + " discarded."

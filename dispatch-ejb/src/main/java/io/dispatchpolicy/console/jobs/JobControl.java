@@ -1,9 +1,11 @@
 package io.dispatchpolicy.console.jobs;
 
+import io.dispatchpolicy.console.audit.Actor;
+
 import java.util.List;
 import java.util.Optional;
 
-/** The Jobs view's engine side (the console and the API). Finding and reading need a console user; acting, an admin. */
+/** The Jobs view's engine side (the console and the API). Finding and reading need a console user; acting is checked against the actor's roles and audited. */
 public interface JobControl {
 
     /** A page of jobs matching the query, newest submission first. */
@@ -13,11 +15,11 @@ public interface JobControl {
     Optional<JobLife> life(long submissionId);
 
     /** Asks the job's running execution to stop. @return what was done, for the operator */
-    String stop(long submissionId);
+    String stop(long submissionId, Actor actor);
 
     /** Restarts the job's FAILED or STOPPED latest execution through its policy. @return what was done */
-    String restart(long submissionId);
+    String restart(long submissionId, Actor actor);
 
     /** Deletes a staged (waiting, scheduled, parked) or dead job. @return what was done */
-    String discard(long submissionId);
+    String discard(long submissionId, Actor actor);
 }

@@ -1,32 +1,24 @@
 package io.dispatchpolicy.console.monitoring;
 
-import io.dispatchpolicy.domain.model.Restart;
-import io.dispatchpolicy.node.TickSignal;
-import io.dispatchpolicy.policy.HeldPolicies;
-import io.dispatchpolicy.spi.RetryStrategy;
-import io.dispatchpolicy.staging.StagingRepository;
+import io.dispatchpolicy.console.audit.Actor;
+import io.dispatchpolicy.console.audit.Audited;
+import io.dispatchpolicy.console.audit.OperatorAction;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
 import java.util.List;
-import java.util.logging.Logger;
 
 @Stateless
 public class DefaultDeadJobControl implements DeadJobControl {
-
-    private static final Logger LOG = Logger.getLogger(DefaultDeadJobControl.class.getName());
 
     @Inject
     DeadJobBrowser dead;
 
     @Inject
-    StagingRepository staging;
+    DeadJobs jobs;
 
     @Inject
-    HeldPolicies heldPolicies;
-
-    @Inject
-    TickSignal signal;
+    Audited audited;
 
     @Override
     public List<DeadJobView> page(DeadJobQuery query) {
@@ -39,28 +31,23 @@ public class DefaultDeadJobControl implements DeadJobControl {
     }
 
     @Override
-    public int retryNow(List<Long> submissionIds) {
-        List<DeadJobView> jobs = dead.lock(submissionIds);
-        for (DeadJobView job : jobs) {
-            boolean bypass = heldPolicies.effectiveIfDeclared(job.policyName())
-                    .map(p -> p.retryStrategy() == RetryStrategy.BYPASS).orElse(false);
-            // the restage deletes the dead row in the same statement
-            staging.restage(new Restart(job.submissionId(), job.partitionId(), job.jobName(), job.executionId(),
-                    job.submittedBy(), job.priority(), job.attempts() + 1, null, bypass));
-        }
-        if (!jobs.isEmpty()) {
-            signal.workArrivesOnCommit();
-            LOG.info(() -> "Retrying " + jobs.size() + " dead job(s) now: " + jobs.stream().map(DeadJobView::submissionId).toList());
-        }
-        return jobs.size();
+    public int retryNow(List<Long> submissionIds, Actor actor) {
+        return eachOf(submissionIds, actor, OperatorAction.DEAD_RETRY, jobs::retryNow, "staged again through its policy");
     }
 
     @Override
-    public int discard(List<Long> submissionIds) {
-        List<Long> gone = dead.discard(submissionIds);
-        if (!gone.isEmpty()) {
-            LOG.info(() -> "Discarded " + gone.size() + " dead job(s): " + gone);
+    public int discard(List<Long> submissionIds, Actor actor) {
+        return eachOf(submissionIds, actor, OperatorAction.DEAD_DISCARD, jobs::discard, "discarded");
+    }
+
+    /** One audited action per job, so each job's audit shows what was done to it. */
+    private int eachOf(List<Long> submissionIds, Actor actor, OperatorAction action,
+                       java.util.function.ToIntFunction<List<Long>> work, String done) {
+        int n = 0;
+        for (long id : new java.util.LinkedHashSet<>(submissionIds)) {
+            n += audited.act(actor, action, String.valueOf(id), () -> "dead", () -> work.applyAsInt(List.of(id)),
+                    k -> k == 1 ? done : "not dead any more: nothing done");
         }
-        return gone.size();
+        return n;
     }
 }

@@ -1,5 +1,9 @@
 package io.dispatchpolicy.console.schedule;
 
+import io.dispatchpolicy.console.audit.Actor;
+import io.dispatchpolicy.console.audit.Audited;
+import io.dispatchpolicy.console.audit.OperatorAction;
+
 import io.dispatchpolicy.domain.schedule.Grid;
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
@@ -32,6 +36,9 @@ public class DefaultScheduleControl implements ScheduleControl {
     private static final Logger LOG = Logger.getLogger(DefaultScheduleControl.class.getName());
     /** Occurrences a schedule's page lists per section at most. */
     static final int PAGE = 50;
+
+    @Inject
+    Audited audited;
 
     @Inject
     ScheduleRepository schedules;
@@ -71,70 +78,98 @@ public class DefaultScheduleControl implements ScheduleControl {
     }
 
     @Override
-    public void create(ScheduleDefinition definition, String user) {
-        ScheduleDefinition d = definition.validate();
-        staging.checked(d); // refused here, with the submission's reason, rather than at its first run
-        long id = tx.insert(d, StoredSchedule.CONSOLE, null, user)
-                .orElseThrow(() -> new ScheduleActionRefused("A schedule named '" + d.name() + "' exists already"));
-        LOG.info(() -> "Schedule '" + d.name() + "' created by " + user);
-        tx.ensure(id);
+    public void create(ScheduleDefinition definition, Actor actor) {
+        String name = definition == null ? "" : String.valueOf(definition.name());
+        audited.act(actor, OperatorAction.SCHEDULE_CREATE, name, () -> {
+            String user = actor.name();
+            ScheduleDefinition d = definition.validate();
+            staging.checked(d); // refused here, with the submission's reason, rather than at its first run
+            long id = tx.insert(d, StoredSchedule.CONSOLE, null, user)
+                    .orElseThrow(() -> new ScheduleActionRefused("A schedule named '" + d.name() + "' exists already"));
+            LOG.info(() -> "Schedule '" + d.name() + "' created by " + user);
+            tx.ensure(id);
+            return d;
+        }, String::valueOf);
     }
 
     @Override
-    public void edit(String name, ScheduleDefinition definition, String user) {
-        StoredSchedule s = consoleOwned(name, "edited");
-        ScheduleDefinition d = definition.validate();
-        if (!d.name().equals(name)) {
-            throw new ScheduleActionRefused("A schedule keeps its name (was '" + name + "', the form says '" + d.name() + "')");
-        }
-        staging.checked(d);
-        tx.change(s.id(), d, null, user);
-        LOG.info(() -> "Schedule '" + name + "' edited by " + user);
-        tx.ensure(s.id());
+    public void edit(String name, ScheduleDefinition definition, Actor actor) {
+        audited.act(actor, OperatorAction.SCHEDULE_EDIT, name, () -> definitionOf(name), () -> {
+            String user = actor.name();
+            StoredSchedule s = consoleOwned(name, "edited");
+            ScheduleDefinition d = definition.validate();
+            if (!d.name().equals(name)) {
+                throw new ScheduleActionRefused("A schedule keeps its name (was '" + name + "', the form says '" + d.name() + "')");
+            }
+            staging.checked(d);
+            tx.change(s.id(), d, null, user);
+            LOG.info(() -> "Schedule '" + name + "' edited by " + user);
+            tx.ensure(s.id());
+            return d;
+        }, String::valueOf);
     }
 
     @Override
-    public void delete(String name, String user) {
-        StoredSchedule s = consoleOwned(name, "deleted");
-        tx.delete(s.id());
-        LOG.info(() -> "Schedule '" + name + "' deleted by " + user + "; its past executions stay");
+    public void delete(String name, Actor actor) {
+        audited.act(actor, OperatorAction.SCHEDULE_DELETE, name, () -> definitionOf(name), () -> {
+            StoredSchedule s = consoleOwned(name, "deleted");
+            tx.delete(s.id());
+            LOG.info(() -> "Schedule '" + name + "' deleted by " + actor.name() + "; its past executions stay");
+            return "deleted";
+        }, done -> done);
     }
 
     @Override
-    public boolean enable(String name, String user) {
-        StoredSchedule s = existing(name);
-        boolean changed = tx.setEnabled(s.id(), true, user);
-        boolean staged = tx.ensure(s.id());
-        if (changed) {
-            LOG.info(() -> "Schedule '" + name + "' enabled by " + user);
-        }
-        return staged;
+    public boolean enable(String name, Actor actor) {
+        return audited.act(actor, OperatorAction.SCHEDULE_ENABLE, name, () -> enabledOf(name), () -> {
+            StoredSchedule s = existing(name);
+            boolean changed = tx.setEnabled(s.id(), true, actor.name());
+            boolean staged = tx.ensure(s.id());
+            if (changed) {
+                LOG.info(() -> "Schedule '" + name + "' enabled by " + actor.name());
+            }
+            return staged;
+        }, staged -> "enabled" + (staged ? ", next occurrence staged" : ""));
     }
 
     @Override
-    public boolean disable(String name, String user) {
-        StoredSchedule s = existing(name);
-        boolean changed = tx.setEnabled(s.id(), false, user);
-        if (changed) {
-            LOG.info(() -> "Schedule '" + name + "' disabled by " + user);
-        }
-        return changed;
+    public boolean disable(String name, Actor actor) {
+        return audited.act(actor, OperatorAction.SCHEDULE_DISABLE, name, () -> enabledOf(name), () -> {
+            StoredSchedule s = existing(name);
+            boolean changed = tx.setEnabled(s.id(), false, actor.name());
+            if (changed) {
+                LOG.info(() -> "Schedule '" + name + "' disabled by " + actor.name());
+            }
+            return changed;
+        }, changed -> "disabled");
     }
 
     @Override
-    public Optional<Instant> skipNext(String name, String user) {
-        StoredSchedule s = existing(name);
-        Optional<Instant> skipped = tx.skipNext(s.id(), user);
-        skipped.ifPresent(t -> LOG.info(() -> "Schedule '" + name + "': the run at " + t + " skipped by " + user));
-        return skipped;
+    public Optional<Instant> skipNext(String name, Actor actor) {
+        return audited.act(actor, OperatorAction.SCHEDULE_SKIP, name, () -> {
+            StoredSchedule s = existing(name);
+            Optional<Instant> skipped = tx.skipNext(s.id(), actor.name());
+            skipped.ifPresent(t -> LOG.info(() -> "Schedule '" + name + "': the run at " + t + " skipped by " + actor.name()));
+            return skipped;
+        }, skipped -> skipped.map(t -> "skipped the run at " + t).orElse("no run to skip"));
     }
 
     @Override
-    public long runNow(String name, String user) {
-        StoredSchedule s = existing(name);
-        long id = tx.runNow(s.id());
-        LOG.info(() -> "Schedule '" + name + "': an extra run (submission " + id + ") started by " + user);
-        return id;
+    public long runNow(String name, Actor actor) {
+        return audited.act(actor, OperatorAction.SCHEDULE_RUN_NOW, name, () -> {
+            StoredSchedule s = existing(name);
+            long id = tx.runNow(s.id());
+            LOG.info(() -> "Schedule '" + name + "': an extra run (submission " + id + ") started by " + actor.name());
+            return id;
+        }, id -> "extra run: job " + id);
+    }
+
+    private String definitionOf(String name) {
+        return schedules.named(name).map(s -> String.valueOf(s.definition())).orElse(null);
+    }
+
+    private String enabledOf(String name) {
+        return schedules.named(name).map(s -> s.definition().enabled() ? "enabled" : "disabled").orElse(null);
     }
 
     @Override

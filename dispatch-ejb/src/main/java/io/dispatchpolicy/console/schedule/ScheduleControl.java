@@ -1,5 +1,7 @@
 package io.dispatchpolicy.console.schedule;
 
+import io.dispatchpolicy.console.audit.Actor;
+
 import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
 
 import java.time.Instant;
@@ -7,8 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What an operator does with schedules (the console, the REST endpoint). Callers authorize: changing
- * actions need the {@code dispatch-admin} role. Every method naming an unknown schedule throws
+ * What an operator does with schedules (the console, the REST endpoint). Each changing action is checked
+ * against the actor's roles and audited (ADR 0022). Every method naming an unknown schedule throws
  * {@link IllegalArgumentException}; an invalid definition throws
  * {@link io.dispatchpolicy.spi.ScheduleDeclarationException} naming the field.
  */
@@ -20,31 +22,31 @@ public interface ScheduleControl {
     Optional<ScheduleDetail> schedule(String name);
 
     /** A new console-created schedule; enabled ones get their first future occurrence at once. */
-    void create(ScheduleDefinition definition, String user);
+    void create(ScheduleDefinition definition, Actor actor);
 
     /**
      * Replaces a console-created schedule's definition; its future occurrence is superseded and a new
      * one staged on the new grid. Declared schedules (code, standalone.xml) are changed where declared.
      */
-    void edit(String name, ScheduleDefinition definition, String user);
+    void edit(String name, ScheduleDefinition definition, Actor actor);
 
     /** Deletes a console-created schedule and its future occurrence; past executions stay. */
-    void delete(String name, String user);
+    void delete(String name, Actor actor);
 
     /** Stages the schedule's future occurrence now rather than at the next watchdog pass. @return true when it staged one */
     boolean start(String name);
 
     /** @return true when it staged the future occurrence (false: it had one, or is disabled) */
-    boolean enable(String name, String user);
+    boolean enable(String name, Actor actor);
 
     /** @return true when it was enabled */
-    boolean disable(String name, String user);
+    boolean disable(String name, Actor actor);
 
     /** Skips the next occurrence; the one after it is staged. @return the skipped run time, if there was one */
-    Optional<Instant> skipNext(String name, String user);
+    Optional<Instant> skipNext(String name, Actor actor);
 
     /** An extra run due now, outside the grid. @return its submission id */
-    long runNow(String name, String user);
+    long runNow(String name, Actor actor);
 
     /** The next {@code n} run times of the schedule's grid strictly after {@code after}. */
     List<Instant> nextRunTimes(String name, Instant after, int n);

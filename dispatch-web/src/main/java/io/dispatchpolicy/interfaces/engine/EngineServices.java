@@ -64,6 +64,12 @@ public class EngineServices {
 
     @Produces
     @Engine
+    io.dispatchpolicy.console.audit.AuditLog auditLog() {
+        return find(io.dispatchpolicy.console.audit.AuditLog.class);
+    }
+
+    @Produces
+    @Engine
     JobControl jobControl() {
         return find(JobControl.class);
     }

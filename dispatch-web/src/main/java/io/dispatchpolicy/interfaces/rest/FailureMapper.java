@@ -21,6 +21,15 @@ public class FailureMapper implements ExceptionMapper<Throwable> {
         if (failure instanceof WebApplicationException web) {
             return web.getResponse();
         }
+        if (failure instanceof io.dispatchpolicy.console.audit.ActionRefused refused) {
+            // the user lacks the role the action needs: nothing changed, and the audit log says so
+            return Response.status(Response.Status.FORBIDDEN).type(MediaType.APPLICATION_JSON)
+                    .entity(Json.createObjectBuilder().add("error", refused.getMessage()).build().toString()).build();
+        }
+        if (failure instanceof IllegalArgumentException bad) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
+                    .entity(Json.createObjectBuilder().add("error", String.valueOf(bad.getMessage())).build().toString()).build();
+        }
         if (failure instanceof JobRequestRefused refused) {
             // the caller's request, not the server, is at fault: say what to change
             return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)

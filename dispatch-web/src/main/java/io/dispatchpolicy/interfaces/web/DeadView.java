@@ -75,30 +75,34 @@ public class DeadView implements Serializable {
     }
 
     public void retry(long submissionId) {
-        act("retry dead jobs", List.of(submissionId), true);
+        act(List.of(submissionId), true);
     }
 
     public void discard(long submissionId) {
-        act("discard dead jobs", List.of(submissionId), false);
+        act(List.of(submissionId), false);
     }
 
     public void retrySelected() {
-        act("retry dead jobs", ids(), true);
+        act(ids(), true);
     }
 
     public void discardSelected() {
-        act("discard dead jobs", ids(), false);
+        act(ids(), false);
     }
 
-    private void act(String what, List<Long> ids, boolean retry) {
-        if (!user.mayAct(what)) {
-            return;
-        }
+    private void act(List<Long> ids, boolean retry) {
         if (ids.isEmpty()) {
             ConsoleUser.info("Nothing selected.");
             return;
         }
-        int done = retry ? dead.retryNow(ids) : dead.discard(ids);
+        int[] n = {0};
+        if (!user.act(() -> {
+            n[0] = retry ? dead.retryNow(ids, user.getActor()) : dead.discard(ids, user.getActor());
+            return true;
+        })) {
+            return;
+        }
+        int done = n[0];
         selected = new ArrayList<>();
         ConsoleUser.info((retry ? "Retrying " : "Discarded ") + done + " of " + ids.size() + " dead job(s)"
                 + (done < ids.size() ? " (the others were no longer dead)" : "") + ".");

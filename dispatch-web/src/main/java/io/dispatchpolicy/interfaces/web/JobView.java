@@ -42,23 +42,25 @@ public class JobView implements Serializable {
     }
 
     public void stop() {
-        act("stop jobs", jobs::stop);
+        act(jobs::stop);
     }
 
     public void restart() {
-        act("restart jobs", jobs::restart);
+        act(jobs::restart);
     }
 
     public void discard() {
-        act("discard jobs", jobs::discard);
+        act(jobs::discard);
     }
 
-    private void act(String what, LongFunction<String> action) {
-        if (!user.mayAct(what)) {
-            return;
-        }
+    private void act(java.util.function.BiFunction<Long, io.dispatchpolicy.console.audit.Actor, String> action) {
         try {
-            ConsoleUser.info(action.apply(id));
+            if (!user.act(() -> {
+                ConsoleUser.info(action.apply(id, user.getActor()));
+                return true;
+            })) {
+                return;
+            }
         } catch (JobRequestRefused e) {
             ConsoleUser.error(e.getMessage());
         }

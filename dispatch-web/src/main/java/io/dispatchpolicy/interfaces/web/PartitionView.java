@@ -54,8 +54,12 @@ public class PartitionView implements Serializable {
     }
 
     public void forceAdmit() {
-        if (user.mayAct("force-admit jobs")) {
-            ForcedAdmission result = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)));
+        ForcedAdmission[] forced = {null};
+        if (user.act(() -> {
+            forced[0] = control.forceAdmit(id, Math.max(1, Math.min(forceCount, 10_000)), user.getActor());
+            return true;
+        })) {
+            ForcedAdmission result = forced[0];
             if (result.refused() != null) {
                 ConsoleUser.error(result.refused());
                 return;
@@ -67,9 +71,12 @@ public class PartitionView implements Serializable {
     }
 
     public void drain() {
-        if (user.mayAct("drain partitions")) {
-            int drained = control.drain(id);
-            ConsoleUser.info("Drained: " + drained + " staged job(s) deleted.");
+        int[] drained = {0};
+        if (user.act(() -> {
+            drained[0] = control.drain(id, user.getActor());
+            return true;
+        })) {
+            ConsoleUser.info("Drained: " + drained[0] + " staged job(s) deleted.");
             load();
         }
     }

@@ -44,25 +44,32 @@ public class PoliciesView {
     }
 
     public void pause(String policy) {
-        if (user.mayAct("pause policies")) {
-            control.pause(policy);
+        if (user.act(() -> {
+            control.pause(policy, user.getActor());
+            return true;
+        })) {
             ConsoleUser.info("Policy " + policy + " paused: its partitions are held until it is resumed.");
             load();
         }
     }
 
     public void resume(String policy) {
-        if (user.mayAct("resume policies")) {
-            control.resume(policy);
+        if (user.act(() -> {
+            control.resume(policy, user.getActor());
+            return true;
+        })) {
             ConsoleUser.info("Policy " + policy + " resumed.");
             load();
         }
     }
 
     public void drain(String policy) {
-        if (user.mayAct("drain policies")) {
-            int drained = control.drain(policy);
-            ConsoleUser.info("Policy " + policy + " drained: " + drained + " staged job(s) deleted.");
+        int[] drained = {0};
+        if (user.act(() -> {
+            drained[0] = control.drain(policy, user.getActor());
+            return true;
+        })) {
+            ConsoleUser.info("Policy " + policy + " drained: " + drained[0] + " staged job(s) deleted.");
             load();
         }
     }

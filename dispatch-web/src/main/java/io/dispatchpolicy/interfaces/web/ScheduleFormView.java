@@ -121,9 +121,6 @@ public class ScheduleFormView implements Serializable {
     /** Creates or edits the schedule, then shows its page; on a mistake stays here with the input kept. */
     public String save() {
         boolean editing = isEditing();
-        if (!user.mayAct(editing ? "edit schedules" : "create schedules")) {
-            return null;
-        }
         if (editing && source == null) {
             error(null, "There is no schedule named " + editName + " (any more).");
             return null;
@@ -141,10 +138,15 @@ public class ScheduleFormView implements Serializable {
             return null;
         }
         try {
-            if (editing) {
-                control.edit(scheduleName, definition, user.getName());
-            } else {
-                control.create(definition, user.getName());
+            if (!user.act(() -> {
+                if (editing) {
+                    control.edit(scheduleName, definition, user.getActor());
+                } else {
+                    control.create(definition, user.getActor());
+                }
+                return true;
+            })) {
+                return null;
             }
         } catch (ScheduleDeclarationException | ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
             error(null, refused.getMessage());

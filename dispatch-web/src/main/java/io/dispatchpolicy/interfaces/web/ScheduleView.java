@@ -64,49 +64,49 @@ public class ScheduleView implements Serializable {
     }
 
     public void enable() {
-        act("enable schedules", () -> {
-            boolean staged = control.enable(name, user.getName());
+        act(() -> {
+            boolean staged = control.enable(name, user.getActor());
             return "Schedule " + name + " enabled" + (staged ? ": its next run is staged." : ".");
         });
     }
 
     public void disable() {
-        act("disable schedules", () -> control.disable(name, user.getName())
+        act(() -> control.disable(name, user.getActor())
                 ? "Schedule " + name + " disabled: its future run is withdrawn; runs already started go on."
                 : "Schedule " + name + " was disabled already.");
     }
 
     public void skipNext() {
-        act("skip schedule runs", () -> control.skipNext(name, user.getName())
+        act(() -> control.skipNext(name, user.getActor())
                 .map(t -> "Skipped the run of " + name + " at " + SchedulesView.utcText(t) + ".")
                 .orElse("Nothing to skip: " + name + " has no future run."));
     }
 
     public void runNow() {
-        act("run schedules now", () -> "An extra run of " + name + " is due now (submission "
-                + control.runNow(name, user.getName()) + "); it passes its policy's gates like any job.");
+        act(() -> "An extra run of " + name + " is due now (submission "
+                + control.runNow(name, user.getActor()) + "); it passes its policy's gates like any job.");
     }
 
     /**
-     * An admin's action on this schedule: refused to anyone else (the server decides, whatever the page
-     * shows); its outcome, or the engine's refusal, as the page's message; then the page reloaded.
+     * An action on this schedule: the engine checks the user's roles and audits it (whatever the page shows);
+     * its outcome, or the engine's refusal, as the page's message; then the page reloaded.
      */
-    private void act(String what, Supplier<String> action) {
-        if (user.mayAct(what)) {
-            try {
+    private void act(Supplier<String> action) {
+        try {
+            if (!user.act(() -> {
                 ConsoleUser.info(action.get());
-            } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
-                error(refused.getMessage());
+                return true;
+            })) {
+                return;
             }
-            load();
+        } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
+            error(refused.getMessage());
         }
+        load();
     }
 
     /** Deletes a console-created schedule, then shows the list; past executions stay. */
     public String delete() {
-        if (!user.mayAct("delete schedules")) {
-            return null;
-        }
         if (getDetail() == null) {
             error("There is no schedule named " + name + " (any more).");
             return null;
@@ -116,7 +116,12 @@ public class ScheduleView implements Serializable {
             return null;
         }
         try {
-            control.delete(name, user.getName());
+            if (!user.act(() -> {
+                control.delete(name, user.getActor());
+                return true;
+            })) {
+                return null;
+            }
         } catch (ScheduleActionRefused | SubmissionRejectedException | IllegalArgumentException refused) {
             error(refused.getMessage());
             load();

@@ -1,0 +1,58 @@
+package io.dispatchpolicy.console.audit;
+
+/**
+ * Every action the console and the API offer, with the least role it needs and, where JBeret has one, the
+ * {@code BatchPermission} it corresponds to (start, stop, restart, abandon, read). The audit log names an
+ * action by {@link #name()}.
+ */
+public enum OperatorAction {
+    JOB_STOP(ConsoleRole.OPERATOR, "job", "stop jobs", "stop"),
+    JOB_RESTART(ConsoleRole.OPERATOR, "job", "restart jobs", "restart"),
+    JOB_DISCARD(ConsoleRole.OPERATOR, "job", "discard jobs", "abandon"),
+    DEAD_RETRY(ConsoleRole.OPERATOR, "job", "retry dead jobs", "restart"),
+    DEAD_DISCARD(ConsoleRole.OPERATOR, "job", "discard dead jobs", "abandon"),
+    PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),
+    PARTITION_DRAIN(ConsoleRole.OPERATOR, "partition", "drain partitions", null),
+    POLICY_PAUSE(ConsoleRole.OPERATOR, "policy", "pause policies", null),
+    POLICY_RESUME(ConsoleRole.OPERATOR, "policy", "resume policies", null),
+    POLICY_DRAIN(ConsoleRole.OPERATOR, "policy", "drain policies", null),
+    SCHEDULE_RUN_NOW(ConsoleRole.OPERATOR, "schedule", "run schedules now", "start"),
+    SCHEDULE_CREATE(ConsoleRole.ADMIN, "schedule", "create schedules", null),
+    SCHEDULE_EDIT(ConsoleRole.ADMIN, "schedule", "edit schedules", null),
+    SCHEDULE_DELETE(ConsoleRole.ADMIN, "schedule", "delete schedules", null),
+    SCHEDULE_ENABLE(ConsoleRole.ADMIN, "schedule", "enable schedules", null),
+    SCHEDULE_DISABLE(ConsoleRole.ADMIN, "schedule", "disable schedules", null),
+    SCHEDULE_SKIP(ConsoleRole.ADMIN, "schedule", "skip schedule runs", null);
+
+    private final ConsoleRole role;
+    private final String targetKind;
+    private final String verb;
+    private final String batchPermission;
+
+    OperatorAction(ConsoleRole role, String targetKind, String verb, String batchPermission) {
+        this.role = role;
+        this.targetKind = targetKind;
+        this.verb = verb;
+        this.batchPermission = batchPermission;
+    }
+
+    /** The least role that may do it. */
+    public ConsoleRole role() {
+        return role;
+    }
+
+    /** What it acts on, as the audit log names it: job, partition, policy, schedule. */
+    public String targetKind() {
+        return targetKind;
+    }
+
+    /** What it does, for messages ("Not allowed: only dispatch-operator may stop jobs"). */
+    public String verb() {
+        return verb;
+    }
+
+    /** JBeret's {@code BatchPermission} name it corresponds to, or null when JBeret has none. */
+    public String batchPermission() {
+        return batchPermission;
+    }
+}
