@@ -196,7 +196,8 @@ class ConsoleBrowserIT extends BrowserTest {
         wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("audit:actor"))).sendKeys("operator");
         click(d, By.id("audit:apply"));
         // the unfiltered page holds every user's rows; filtered, the operator's three
-        wait(d).until(x -> x.findElements(By.cssSelector("tr.audit-done, tr.audit-refused, tr.audit-failed")).stream()
+        wait(d).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(x -> x.findElements(By.cssSelector("tr.audit-done, tr.audit-refused, tr.audit-failed")).stream()
                 .allMatch(row -> row.getText().contains("operator")));
         String table = d.findElement(By.id("audit:table")).getText();
         assertThat(d.findElements(By.cssSelector("tr.audit-done, tr.audit-refused, tr.audit-failed"))).hasSize(3);

@@ -77,12 +77,9 @@ class ConfigurationIT extends EngineTest {
 
     @Test
     void invalidValuesAreRefusedWithThePropertysName() {
-        refused("dispatch.policy.it-flow.admision-batch-size", "5", policies::validateSettings);
-        refused("dispatch.policy.it-throttle.gate.nope.rate", "1", policies::validateSettings);
+        // (a wrong *name* is reported, not refused: SettingNamesIT)
         refused("dispatch.policy.it-throttle.gate.throttle.per", "soon", policies::validateSettings);
         refused("dispatch.tick-admission-budget", "-1", settings::validate);
-        refused("dispatch.no-such-knob", "1", settings::validate);
-        refused("dispatch.policy.ghost.admission-batch-size", "1", policies::validateSettings);
         refused("dispatch.policy.it-flow.retry.interval", "soon", policies::validateSettings);
         refused("dispatch.policy.it-flow.retry.max-retries", "-2", policies::validateSettings);
 

@@ -283,12 +283,20 @@ public class DispatchSettings {
         suspendJobWait();
         adapterThroughputTarget();
         tickEnabled();
-        for (String name : propertyNames(PREFIX)) {
-            if (!GLOBAL.contains(name) && !SERVER.contains(name) && !name.startsWith("dispatch.policy.")
-                    && !name.startsWith(SCHEDULE_PREFIX) && !name.startsWith("dispatch.test.") && !name.startsWith("dispatch.build.")) {
-                throw new InvalidSettingException(name, raw(name).orElse(""), "a known setting (see README): unknown name");
-            }
+        // An unknown name fails nothing: it is reported (SettingNames), since a name written live that failed
+        // the next deployment would also fail WildFly's rollback to the previous one (ADR 0023).
+    }
+
+    /**
+     * What is wrong with the name of a {@code dispatch.*} property that is neither a policy's nor a
+     * schedule's: empty when it is a known setting.
+     */
+    public Optional<String> nameProblem(String name) {
+        if (GLOBAL.contains(name) || SERVER.contains(name) || name.startsWith("dispatch.policy.") || name.startsWith(SCHEDULE_PREFIX)
+                || name.startsWith("dispatch.test.") || name.startsWith("dispatch.build.")) {
+            return Optional.empty();
         }
+        return Optional.of("no setting has this name" + NearestName.to(name, GLOBAL).map(n -> ": did you mean " + n + "?").orElse(""));
     }
 
     /**

@@ -16,6 +16,7 @@ import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.observe.HistoryRecorder;
 import io.dispatchpolicy.observe.MetricsSampler;
 import io.dispatchpolicy.policy.PolicyRegistry;
+import io.dispatchpolicy.policy.SettingNames;
 import io.dispatchpolicy.schedule.ScheduleRegistry;
 import io.dispatchpolicy.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.upkeep.Maintainer;
@@ -90,6 +91,9 @@ public class NodeLifecycle {
     PolicyRegistry policies;
 
     @Inject
+    SettingNames settingNames;
+
+    @Inject
     ThisNode node;
 
     @Inject
@@ -154,6 +158,7 @@ public class NodeLifecycle {
         repositoryIndexes.ensure();
         policies.validateSettings();
         schedules.validateSettings();
+        settingNames.check(); // wrong names are reported, never fatal (ADR 0023)
         LOG.info(() -> "Dispatch policies: " + policies.all());
         lockKey = nodes.register(node.id(), node.name());
         outage.probe(); // learns the server's address now, so probes during an outage knock first
@@ -180,7 +185,7 @@ public class NodeLifecycle {
      * The node's maintenance, one list of tasks run by one loop ({@link Maintainer}), in this order when
      * several are due together: heartbeat (at once: that takes this boot's liveness lock), recovery,
      * priority aging, the schedule watchdog (a second after boot: declared schedules get their first
-     * occurrence then), history, the metrics' sample, sweep.
+     * occurrence then), history, the metrics' sample, sweep, and the check of setting names written live.
      */
     private List<MaintenanceTask> tasks() {
         return List.of(
@@ -193,7 +198,8 @@ public class NodeLifecycle {
                         scheduleWatchdog::pass),
                 MaintenanceTask.every("history", HistoryRecorder.FLUSH_EVERY_MS, history::flush),
                 MaintenanceTask.every("metrics sample", MetricsSampler.EVERY_MS, sampler::sampleNow),
-                MaintenanceTask.every("sweep", settings.sweepInterval().toMillis(), MaintenanceTask.untilDone(() -> sweeper.sweep() > 0)));
+                MaintenanceTask.every("sweep", settings.sweepInterval().toMillis(), MaintenanceTask.untilDone(() -> sweeper.sweep() > 0)),
+                MaintenanceTask.every("setting names", SettingNames.CHECK_EVERY_MS, settingNames::check));
     }
 
     private void maintain() {

@@ -147,7 +147,12 @@ public class PolicyRegistry {
         return policySettings.mayDemote(p);
     }
 
-    /** Checks every {@code dispatch.policy.*} property and every policy's settings; called at deployment. */
+    /** What is wrong with a {@code dispatch.policy.*} property's name; empty when it names a declared policy's setting. */
+    public Optional<String> nameProblem(String property) {
+        return policySettings.nameProblem(property, byName);
+    }
+
+    /** Checks every policy's settings; called at deployment. */
     public void validateSettings() {
         policySettings.validate(byName, configured);
     }

@@ -89,27 +89,14 @@ public class PolicySettings {
     }
 
     /**
-     * Checks every {@code dispatch.policy.*} property names a known policy, knob and gate parameter,
-     * and that every policy's settings parse; called at deployment.
+     * Checks that every policy's settings parse; called at deployment. A property whose name is wrong
+     * fails nothing: {@link #nameProblem} reports it (ADR 0023).
      *
      * @param policies   every policy, by name
      * @param configured the names of those declared entirely in standalone.xml (their gates' parameters
      *                   must all come from properties)
      */
     public void validate(Map<String, Policy> policies, java.util.Set<String> configured) {
-        for (String property : settings.propertyNames(PREFIX)) {
-            Policy policy = policies.values().stream()
-                    .filter(p -> property.startsWith(PREFIX + p.name() + "."))
-                    .max(Comparator.comparingInt(p -> p.name().length()))
-                    .orElseThrow(() -> new InvalidSettingException(property, settings.raw(property).orElse(""),
-                            "a property of a declared policy: no policy matches its name"));
-            String knob = property.substring((PREFIX + policy.name() + ".").length());
-            if (!POLICY_KNOBS.contains(knob) && !isGateParam(policy, knob)) {
-                throw new InvalidSettingException(property, settings.raw(property).orElse(""),
-                        "one of " + POLICY_KNOBS + " or gate.<id>.<param> with a gate id of policy '"
-                                + policy.name() + "' (" + policy.gates().stream().map(DeclaredGate::id).toList() + ")");
-            }
-        }
         for (Policy policy : policies.values()) {
             EffectivePolicy effective = effective(policy);
             if (configured.contains(policy.name())) {
@@ -121,6 +108,38 @@ public class PolicySettings {
                 }
             }
         }
+    }
+
+    /**
+     * What is wrong with the name of a {@code dispatch.policy.*} property, with the nearest declared name:
+     * empty when it names a declared policy and one of its knobs or gate parameters.
+     */
+    public Optional<String> nameProblem(String property, Map<String, Policy> policies) {
+        Optional<Policy> policy = policies.values().stream()
+                .filter(p -> property.startsWith(PREFIX + p.name() + "."))
+                .max(Comparator.comparingInt(p -> p.name().length()));
+        if (policy.isEmpty()) {
+            String rest = property.substring(PREFIX.length());
+            String named = rest.contains(".") ? rest.substring(0, rest.indexOf('.')) : rest;
+            return Optional.of("no declared policy is named '" + named + "'"
+                    + io.dispatchpolicy.config.NearestName.to(named, policies.keySet()).map(n -> ": did you mean '" + n + "'?")
+                    .orElse(" (declared: " + new java.util.TreeSet<>(policies.keySet()) + ")"));
+        }
+        Policy p = policy.get();
+        String knob = property.substring((PREFIX + p.name() + ".").length());
+        if (POLICY_KNOBS.contains(knob) || isGateParam(p, knob)) {
+            return Optional.empty();
+        }
+        List<String> known = new java.util.ArrayList<>(POLICY_KNOBS);
+        for (DeclaredGate gate : p.gates()) {
+            for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
+                known.add("gate." + gate.id() + "." + param);
+            }
+        }
+        return Optional.of("policy '" + p.name() + "' has no setting '" + knob + "'"
+                + io.dispatchpolicy.config.NearestName.to(knob, known).map(n -> ": did you mean '" + n + "'?")
+                .orElse(" (one of " + POLICY_KNOBS + " or gate.<id>.<param> with a gate id of " + p.gates().stream()
+                        .map(DeclaredGate::id).toList() + ")"));
     }
 
     private static boolean isGateParam(Policy policy, String knob) {

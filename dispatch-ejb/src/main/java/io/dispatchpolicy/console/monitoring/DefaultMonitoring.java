@@ -58,6 +58,9 @@ public class DefaultMonitoring implements Monitoring {
     PolicyRegistry registry;
 
     @Inject
+    io.dispatchpolicy.policy.SettingNames settingNames;
+
+    @Inject
     PolicyStateRepository policyState;
 
     @Inject
@@ -118,6 +121,8 @@ public class DefaultMonitoring implements Monitoring {
         List<Hint> hints = new ArrayList<>(Hints.of(busy, drain, failureRate, partitions, rate5, target));
         hints.addAll(Hints.unserved(repository.unservedShards(settings.inflightStaleAfter(),
                 settings.heartbeatInterval().multipliedBy(2))));
+        settingNames.current().forEach((name, problem) ->
+                hints.add(Hint.warning("Setting " + name + " is ignored: " + problem + ". Fix or remove it (ADR 0023).")));
         return hints;
     }
 
