@@ -37,6 +37,9 @@ public class EmbeddedPostgresSession implements LauncherSessionListener {
     public static final java.util.Map<String, ConsoleAccounts.Account> TEST_ACCOUNTS = java.util.Map.of(
             "admin", new ConsoleAccounts.Account("admin-secret", "dispatch-admin"),
             "operator", new ConsoleAccounts.Account("operator-secret", "dispatch-operator"),
+            // IdentityIT: a job submitted by "reporter" may call the role "reports"; one by "plain" may not
+            "reporter", new ConsoleAccounts.Account("reporter-secret", "reports"),
+            "plain", new ConsoleAccounts.Account("plain-secret", "dispatch-viewer"),
             "viewer", new ConsoleAccounts.Account("viewer-secret", "dispatch-viewer"));
 
     @Override

@@ -220,7 +220,7 @@ class BadInputIT extends EngineTest {
     void aSuspendJobWaitThatIsNoNumberFailsTheBootChecksAndZeroIsAccepted() {
         set(DispatchSettings.SUSPEND_JOB_WAIT, "soon");
         assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
-                .hasMessage("Invalid value 'soon' for dispatch.suspend-job-wait: expected a number of seconds > 0");
+                .hasMessage("Invalid value 'soon' for dispatch.suspend-job-wait: expected a number of seconds >= 0");
 
         set(DispatchSettings.SUSPEND_JOB_WAIT, "0");
         settings.validate();

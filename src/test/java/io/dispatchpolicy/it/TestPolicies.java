@@ -274,6 +274,12 @@ public class TestPolicies {
         return byTenantWith("it-autoretry").retry(Retries.fixed(Duration.ofSeconds(1)).maxRetries(2)).build();
     }
 
+    /** Run as the submitter (IdentityIT): one retry, a second later. */
+    @Produces
+    Policy identity() {
+        return byTenantWith("it-identity").retry(Retries.fixed(Duration.ofSeconds(1)).maxRetries(1)).build();
+    }
+
     /** A custom retry rule: a FATAL exit status stops at once; anything else is retried a second later. */
     @Produces
     Policy stopRetry() {

@@ -155,7 +155,11 @@ public class DispatchSettings {
      */
     public Duration suspendJobWait() {
         Optional<String> raw = raw(SUSPEND_JOB_WAIT).map(String::strip);
-        return raw.isPresent() && raw.get().equals("0") ? Duration.ZERO : seconds(SUSPEND_JOB_WAIT, 30);
+        if (raw.isPresent() && raw.get().equals("0")) {
+            return Duration.ZERO;
+        }
+        double value = raw.isEmpty() ? 30 : positiveNumber(SUSPEND_JOB_WAIT, raw.get(), "a number of seconds >= 0");
+        return Duration.ofNanos(Math.round(value * 1e9));
     }
 
     /** Tick loops on this node, each claiming partitions of its own (SKIP LOCKED); read at deployment. */

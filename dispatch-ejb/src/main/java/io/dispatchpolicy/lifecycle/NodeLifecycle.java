@@ -211,13 +211,19 @@ public class NodeLifecycle {
     }
 
     /** The server resumed: what the suspend stopped or left unstarted is repaired now, and the tick woken. */
+    /** The server resumed: repair what the suspend left (stopped jobs, queued ones) and admit at once. */
     private void resumed() {
-        databaseReturned();
+        repairNow();
         signal.workArrived();
     }
 
     /** The database answers again: heartbeat and repair what the outage left now, not at the next interval. */
     public void databaseReturned() {
+        repairNow();
+    }
+
+    /** Runs the repairing maintenance tasks (heartbeat, recovery) now rather than at their next interval. */
+    private void repairNow() {
         Maintainer m = maintainer;
         if (m != null) { // null only before this node has started
             m.repairNow();

@@ -134,7 +134,9 @@ public class DefaultStagingService implements StagingService {
         String jobName = original.getJobName();
         Submission submission = placement.assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
                 null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null));
-        String user = permission.authorize("restart");
+        String caller = permission.authorize("restart");
+        // a restart runs as the job's submitter, as its first execution did (ADR 0024); the caller only if unknown
+        String user = original.getUser() != null ? original.getUser() : caller;
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
                 policy.priorityAging().orElse(null))[0]; // a restart is not counted for its tenant
         deadJobs.revived(executionId); // a dead job restarted by hand is dead no more

@@ -164,7 +164,10 @@ public class DefaultJobControl implements JobControl {
         }
         // the same submission goes back to its partition and waits for its gates, as a dead job's retry does
         JobsRepository.Admission a = admission.get();
-        staging.restage(new Restart(submissionId, a.partitionId(), life.job().jobName(), execution, permission.authorize("restart"),
+        String operator = permission.authorize("restart");
+        // it runs again as its submitter, as its first execution did (ADR 0024); the operator is in the audit log
+        String runAs = life.submittedBy() != null ? life.submittedBy() : operator;
+        staging.restage(new Restart(submissionId, a.partitionId(), life.job().jobName(), execution, runAs,
                 life.priority() == null ? 0 : life.priority(), a.attempt(), null, false));
         signal.workArrivesOnCommit();
         return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name() + "'.";

@@ -78,7 +78,8 @@ final class LaunchOnCommit implements Synchronization {
         try {
             for (TrackedJobTask task : tasks) {
                 try {
-                    environment.submitTask(task);
+                    // handed over as its submitter: WildFly runs the job as the identity current here
+                    SubmitterIdentity.run(environment, task.user(), () -> environment.submitTask(task));
                 } catch (RuntimeException e) {
                     // The rows are committed and this runner never runs: unheld, its row is an orphan
                     // that this node's next reconcile starts.

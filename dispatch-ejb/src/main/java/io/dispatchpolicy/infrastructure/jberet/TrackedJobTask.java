@@ -44,6 +44,11 @@ final class TrackedJobTask implements JobTask {
         return execution.getExecutionId();
     }
 
+    /** Who submitted the job, as JBeret records it: the job runs as this user (null: as nobody in particular). */
+    String user() {
+        return execution.getUser();
+    }
+
     @Override
     public int getRequiredRemainingPermits() {
         return runner.getRequiredRemainingPermits();

@@ -1,0 +1,74 @@
+package io.dispatchpolicy.infrastructure.jberet;
+
+import org.jberet.spi.BatchEnvironment;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs code as a named user of the batch subsystem's security domain (issue 33, ADR 0024). WildFly's batch
+ * environment runs a job as the identity that was current when its runner was handed over
+ * ({@code submitTask}); the engine hands runners over on its own thread after the admitting transaction
+ * commits, so without this every governed job would run as nobody. Handed over inside
+ * {@code runAs(submitter)}, the job — its own code, its listeners and the beans it calls — runs as the user
+ * who submitted it, with the roles the realm gives that user now (a user who lost a role runs without it;
+ * one no longer in the realm runs with no roles at all).
+ *
+ * <p>As {@link BatchPermissionCheck}, through reflection on the environment WildFly hands us (its
+ * {@code SecurityAwareBatchEnvironment} is in a private module; Elytron's {@code SecurityDomain},
+ * {@code SecurityIdentity#createRunAsIdentity} and {@code runAs} are public API).
+ */
+public final class SubmitterIdentity {
+
+    private SubmitterIdentity() {
+    }
+
+    /** Runs {@code action} as {@code user}; as the current identity when there is no user or no security domain. */
+    public static <T> T call(BatchEnvironment env, String user, Callable<T> action) throws Exception {
+        Object domain = user == null || user.isBlank() ? null : domainOf(env);
+        if (domain == null) {
+            return action.call();
+        }
+        try {
+            Object anonymous = domain.getClass().getMethod("getAnonymousSecurityIdentity").invoke(domain);
+            Object identity = anonymous.getClass().getMethod("createRunAsIdentity", String.class, boolean.class)
+                    .invoke(anonymous, user, false);
+            Method runAs = identity.getClass().getMethod("runAs", Callable.class);
+            @SuppressWarnings("unchecked")
+            T result = (T) runAs.invoke(identity, action);
+            return result;
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof java.security.PrivilegedActionException p) {
+                cause = p.getCause();
+            }
+            throw cause instanceof Exception ex ? ex : new IllegalStateException(cause);
+        }
+    }
+
+    /** {@link #call} for code that returns nothing and throws no checked exception. */
+    public static void run(BatchEnvironment env, String user, Runnable action) {
+        try {
+            call(env, user, () -> {
+                action.run();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Object domainOf(BatchEnvironment env) {
+        try {
+            // implemented by a private class of WildFly's: reachable once made accessible, as BatchPermissionCheck's
+            Method getSecurityDomain = env.getClass().getMethod("getSecurityDomain");
+            getSecurityDomain.setAccessible(true);
+            return getSecurityDomain.invoke(env);
+        } catch (ReflectiveOperationException | RuntimeException notWildFlys) {
+            return null; // not WildFly's security-aware environment: nothing to run as
+        }
+    }
+}
