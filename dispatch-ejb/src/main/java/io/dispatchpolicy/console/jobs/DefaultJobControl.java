@@ -52,7 +52,6 @@ public class DefaultJobControl implements JobControl {
     @Inject
     Audited audited;
 
-
     @Inject
     BatchPermissionCheck permission;
 
