@@ -135,6 +135,10 @@ public class InflightRepository {
                       i.stop_requested_at IS NOT NULL
             """);
 
+    // Who submitted the job an in-flight execution runs: the admission's record (JBeret's row has no user until
+    // a runner has run it).
+    private static final Sql SUBMITTER = Sql.of("SELECT submitted_by FROM dispatch.admissions WHERE execution_id = :execution");
+
     private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
 
 
@@ -208,6 +212,12 @@ public class InflightRepository {
     private static ReleasedInflight released(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6),
                 rs.getBoolean(7));
+    }
+
+    /** Who submitted the job the execution runs, as its admission recorded it; empty when unknown or nobody. */
+    public Optional<String> submitterOf(long executionId) {
+        return jdbc.query(SUBMITTER, Params.of().bigint("execution", executionId), rs -> rs.getString(1)).stream()
+                .filter(java.util.Objects::nonNull).findFirst();
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

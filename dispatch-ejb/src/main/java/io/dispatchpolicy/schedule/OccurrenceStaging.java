@@ -53,7 +53,7 @@ public class OccurrenceStaging {
         Submission s = submissions.place(policy, d.jobName(), parameters, d.priority(), d.lane());
         PriorityAging aging = policy.priorityAging().orElse(null);
         return new OccurrenceRepository.Placement(policy.name(), s.partitionKey(), s.lane(), s.contextJson(), s.shard(), s.jobName(),
-                JsonCodec.write(s.parameters().asMap()), null, s.priority(),
+                JsonCodec.write(s.parameters().asMap()), d.runAs(), s.priority(),
                 aging == null ? null : aging.every().toMillis(), aging == null ? null : aging.step(),
                 aging == null ? null : aging.cap());
     }

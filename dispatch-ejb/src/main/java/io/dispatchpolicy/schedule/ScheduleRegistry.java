@@ -37,7 +37,7 @@ import java.util.TreeMap;
 public class ScheduleRegistry {
 
     static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
-            "enabled", "catch-up");
+            "enabled", "catch-up", "run-as");
 
     @Inject
     @Any
@@ -136,7 +136,8 @@ public class ScheduleRegistry {
                 p.containsKey("priority") ? integer(name, "priority", p.get("priority")) : base.priority(),
                 p.containsKey("lane") ? blankToNull(p.get("lane")) : base.lane(),
                 p.containsKey("catch-up") ? bool(name, "catch-up", p.get("catch-up")) : base.catchUp(),
-                p.containsKey("enabled") ? bool(name, "enabled", p.get("enabled")) : base.enabled());
+                p.containsKey("enabled") ? bool(name, "enabled", p.get("enabled")) : base.enabled(),
+                p.containsKey("run-as") ? blankToNull(p.get("run-as")) : base.runAs());
     }
 
     /** An ISO instant ({@code 2025-01-01T10:00:00Z}) or a local date-time in the schedule's zone ({@code 2025-01-01T10:00}). */

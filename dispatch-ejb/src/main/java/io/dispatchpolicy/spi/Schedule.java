@@ -50,6 +50,7 @@ public final class Schedule {
     private final String lane;
     private final boolean catchUp;
     private final boolean enabled;
+    private final String runAs;
 
     private Schedule(Builder b, Instant anchor, ZoneId zone, String cron) {
         this.name = b.name;
@@ -65,6 +66,7 @@ public final class Schedule {
         this.lane = b.lane == null || b.lane.isBlank() ? null : b.lane.strip();
         this.catchUp = b.catchUp;
         this.enabled = b.enabled;
+        this.runAs = b.runAs == null || b.runAs.isBlank() ? null : b.runAs.strip();
     }
 
     public static Builder named(String name) {
@@ -122,6 +124,11 @@ public final class Schedule {
         return catchUp;
     }
 
+    /** The user each occurrence runs as (a name of the batch subsystem's security realm); empty: nobody in particular. */
+    public Optional<String> runAs() {
+        return Optional.ofNullable(runAs);
+    }
+
     public boolean enabled() {
         return enabled;
     }
@@ -174,6 +181,7 @@ public final class Schedule {
         private String lane;
         private boolean catchUp;
         private boolean enabled = true;
+        private String runAs;
 
         private Builder(String name) {
             this.name = name;
@@ -250,6 +258,15 @@ public final class Schedule {
         /** The lane of every occurrence, instead of the one the governing policy assigns. */
         public Builder lane(String lane) {
             this.lane = lane;
+            return this;
+        }
+
+        /**
+         * Every occurrence runs as this user of the batch subsystem's security realm, with the roles the realm
+         * gives them when it starts — as a job submitted by them does.
+         */
+        public Builder runAs(String user) {
+            this.runAs = user;
             return this;
         }
 

@@ -82,7 +82,8 @@ public class DefaultScheduleControl implements ScheduleControl {
         String name = definition == null ? "" : String.valueOf(definition.name());
         audited.act(actor, OperatorAction.SCHEDULE_CREATE, name, () -> {
             String user = actor.name();
-            ScheduleDefinition d = definition.validate();
+            // a console-created schedule runs as whoever created it (ADR 0024)
+            ScheduleDefinition d = definition.runningAs(user).validate();
             staging.checked(d); // refused here, with the submission's reason, rather than at its first run
             long id = tx.insert(d, StoredSchedule.CONSOLE, null, user)
                     .orElseThrow(() -> new ScheduleActionRefused("A schedule named '" + d.name() + "' exists already"));
@@ -97,7 +98,8 @@ public class DefaultScheduleControl implements ScheduleControl {
         audited.act(actor, OperatorAction.SCHEDULE_EDIT, name, () -> definitionOf(name), () -> {
             String user = actor.name();
             StoredSchedule s = consoleOwned(name, "edited");
-            ScheduleDefinition d = definition.validate();
+            // it keeps running as whoever created it, whoever edits it (the editor is in the audit log)
+            ScheduleDefinition d = definition.runningAs(s.definition().runAs()).validate();
             if (!d.name().equals(name)) {
                 throw new ScheduleActionRefused("A schedule keeps its name (was '" + name + "', the form says '" + d.name() + "')");
             }

@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  */
 public record ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                                  Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
-                                 Integer priority, String lane, boolean catchUp, boolean enabled) {
+                                 Integer priority, String lane, boolean catchUp, boolean enabled, String runAs) {
 
     public static final ZoneId UTC = ZoneId.of("UTC");
 
@@ -84,7 +84,9 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // definition then; the future already staged is the same either way
         CATCH_UP("catch-up", false, ScheduleDefinition::catchUp),
         // the live future's foreign key holds enabled itself: a disabled schedule has no future to replace
-        ENABLED("enabled", false, ScheduleDefinition::enabled);
+        ENABLED("enabled", false, ScheduleDefinition::enabled),
+        // who each occurrence runs as (ADR 0024): copied into the future's staged row, like priority and lane
+        RUN_AS("run-as", true, ScheduleDefinition::runAs);
 
         private final String key;
         private final boolean occurrence;
@@ -122,6 +124,20 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // an empty lane setting means "no override", as an absent one does
         lane = lane == null || lane.isBlank() ? null : lane.strip();
         zone = zone == null || ZoneOffset.UTC.equals(zone) ? UTC : zone;
+        runAs = runAs == null || runAs.isBlank() ? null : runAs.strip();
+    }
+
+    /** A definition that names no identity: its occurrences run as nobody in particular. */
+    public ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
+                              Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
+                              Integer priority, String lane, boolean catchUp, boolean enabled) {
+        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, null);
+    }
+
+    /** This definition run as {@code user} (a console-created schedule runs as whoever created it). */
+    public ScheduleDefinition runningAs(String user) {
+        return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
+                enabled, user);
     }
 
     /** A schedule declared in code, as the engine models it (not yet validated). */
@@ -130,7 +146,7 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                 declared.interval().isPresent() ? declared.interval().getAsInt() : null, declared.unit().orElse(null),
                 declared.cron().orElse(null), declared.zone(),
                 declared.priority().isPresent() ? declared.priority().getAsInt() : null, declared.lane().orElse(null),
-                declared.catchUp(), declared.enabled());
+                declared.catchUp(), declared.enabled(), declared.runAs().orElse(null));
     }
 
     private static Map<String, String> copyOf(String name, Map<String, String> parameters) {

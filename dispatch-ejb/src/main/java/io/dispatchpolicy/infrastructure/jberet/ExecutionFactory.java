@@ -161,9 +161,10 @@ public class ExecutionFactory {
      * runner ever ran the job; so a STOPPING or STOPPED status here is a stop that reached it while it
      * was queued — a server shutdown stops every STARTING execution of its jobs — and it still runs.
      *
+     * @param submitter who submitted it (the admission's record), as it runs: JBeret's row has no user yet
      * @return false when the execution is gone or ended otherwise (abandoned), so there is nothing to resume
      */
-    public boolean resume(long executionId, UUID node) {
+    public boolean resume(long executionId, UUID node, String submitter) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
@@ -179,7 +180,8 @@ public class ExecutionFactory {
         // updates the existing row instead of creating a new execution.
         JobExecutionImpl resumed = new JobExecutionImpl(instance, stored.getJobParameters());
         resumed.setId(executionId);
-        resumed.setUser(stored.getUser());
+        // JBeret records the user only once a runner has run: a never-started execution runs as its submitter
+        resumed.setUser(stored.getUser() != null ? stored.getUser() : submitter);
         launch.launch(task(env, repository, resumed, null, node));
         return true;
     }

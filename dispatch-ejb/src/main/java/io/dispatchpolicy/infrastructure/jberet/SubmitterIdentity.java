@@ -13,13 +13,18 @@ import java.util.concurrent.Callable;
  * commits, so without this every governed job would run as nobody. Handed over inside
  * {@code runAs(submitter)}, the job — its own code, its listeners and the beans it calls — runs as the user
  * who submitted it, with the roles the realm gives that user now (a user who lost a role runs without it;
- * one no longer in the realm runs with no roles at all).
+ * one the realm does not know runs as nobody in particular, with one WARNING per user).
  *
  * <p>As {@link BatchPermissionCheck}, through reflection on the environment WildFly hands us (its
  * {@code SecurityAwareBatchEnvironment} is in a private module; Elytron's {@code SecurityDomain},
  * {@code SecurityIdentity#createRunAsIdentity} and {@code runAs} are public API).
  */
 public final class SubmitterIdentity {
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SubmitterIdentity.class.getName());
+
+    /** Users already reported as unknown to the realm: one WARNING each per deployment, not one per job. */
+    private static final java.util.Set<String> UNKNOWN_USERS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private SubmitterIdentity() {
     }
@@ -32,8 +37,19 @@ public final class SubmitterIdentity {
         }
         try {
             Object anonymous = domain.getClass().getMethod("getAnonymousSecurityIdentity").invoke(domain);
-            Object identity = anonymous.getClass().getMethod("createRunAsIdentity", String.class, boolean.class)
-                    .invoke(anonymous, user, false);
+            Object identity;
+            try {
+                identity = anonymous.getClass().getMethod("createRunAsIdentity", String.class, boolean.class)
+                        .invoke(anonymous, user, false);
+            } catch (InvocationTargetException notInTheRealm) {
+                // ELY01088: the realm does not know the user (any more). The job still runs — as nobody in
+                // particular, with no roles — rather than never: its own code decides what it needs.
+                if (UNKNOWN_USERS.add(user)) {
+                    LOG.warning(() -> "User '" + user + "' cannot be run as (" + notInTheRealm.getCause()
+                            + "): the jobs they submitted run as nobody in particular, with no roles");
+                }
+                identity = anonymous;
+            }
             Method runAs = identity.getClass().getMethod("runAs", Callable.class);
             @SuppressWarnings("unchecked")
             T result = (T) runAs.invoke(identity, action);
