@@ -26,6 +26,22 @@ public final class SubmitterIdentity {
     /** Users already reported as unknown to the realm: one WARNING each per deployment, not one per job. */
     private static final java.util.Set<String> UNKNOWN_USERS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    /**
+     * Elytron's methods, looked up once: this runs for every runner handed over (the admitting transaction's
+     * commit), where four reflective lookups per job would be pure waste.
+     */
+    private record Elytron(Method anonymous, Method createRunAs, Method runAs) {
+        static Elytron of(Object domain) throws ReflectiveOperationException {
+            Method anonymous = domain.getClass().getMethod("getAnonymousSecurityIdentity");
+            Class<?> identity = anonymous.getReturnType();
+            return new Elytron(anonymous, identity.getMethod("createRunAsIdentity", String.class, boolean.class),
+                    identity.getMethod("runAs", Callable.class));
+        }
+    }
+
+    private static volatile Method getSecurityDomain;
+    private static volatile Elytron elytron;
+
     private SubmitterIdentity() {
     }
 
@@ -36,11 +52,15 @@ public final class SubmitterIdentity {
             return action.call();
         }
         try {
-            Object anonymous = domain.getClass().getMethod("getAnonymousSecurityIdentity").invoke(domain);
+            Elytron methods = elytron;
+            if (methods == null) {
+                methods = Elytron.of(domain);
+                elytron = methods;
+            }
+            Object anonymous = methods.anonymous().invoke(domain);
             Object identity;
             try {
-                identity = anonymous.getClass().getMethod("createRunAsIdentity", String.class, boolean.class)
-                        .invoke(anonymous, user, false);
+                identity = methods.createRunAs().invoke(anonymous, user, false);
             } catch (InvocationTargetException notInTheRealm) {
                 // ELY01088: the realm does not know the user (any more). The job still runs — as nobody in
                 // particular, with no roles — rather than never: its own code decides what it needs.
@@ -50,9 +70,8 @@ public final class SubmitterIdentity {
                 }
                 identity = anonymous;
             }
-            Method runAs = identity.getClass().getMethod("runAs", Callable.class);
             @SuppressWarnings("unchecked")
-            T result = (T) runAs.invoke(identity, action);
+            T result = (T) methods.runAs().invoke(identity, action);
             return result;
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
@@ -80,9 +99,13 @@ public final class SubmitterIdentity {
     private static Object domainOf(BatchEnvironment env) {
         try {
             // implemented by a private class of WildFly's: reachable once made accessible, as BatchPermissionCheck's
-            Method getSecurityDomain = env.getClass().getMethod("getSecurityDomain");
-            getSecurityDomain.setAccessible(true);
-            return getSecurityDomain.invoke(env);
+            Method m = getSecurityDomain;
+            if (m == null) {
+                m = env.getClass().getMethod("getSecurityDomain");
+                m.setAccessible(true);
+                getSecurityDomain = m;
+            }
+            return m.invoke(env);
         } catch (ReflectiveOperationException | RuntimeException notWildFlys) {
             return null; // not WildFly's security-aware environment: nothing to run as
         }
