@@ -20,7 +20,8 @@ import java.util.logging.Logger;
  * <li><b>prepare</b> (the suspend begins): admissions are held, and the stage completes once the ones in
  * progress have committed — from then on no execution is created here;</li>
  * <li><b>suspend</b>: the jobs this node holds (running, or admitted and queued for a batch thread) get
- * {@code dispatch.suspend-job-wait} to finish. Then queued ones no longer start, and every one still held
+ * {@code dispatch.suspend-job-wait} to finish — when the suspend begins a {@code :shutdown} or
+ * {@code :reload}, only the running ones: queued ones do not start, since the deployments they need stop next. Then queued ones no longer start, and every one still held
  * is stopped: a running job ends STOPPED with no operator's stop request, so this node's reconcile restarts
  * it through its policy on resume; a queued one is marked STOPPED without running, and the reconcile runs that same
  * execution on resume (its in-flight row proves it never started). The stage completes once they have let
@@ -73,6 +74,14 @@ final class NodeSuspension implements SuspendListener {
     public CompletionStage<Void> suspend(boolean stopping) {
         // at boot the server suspends without preparing (nothing is in progress then)
         suspension.hold(ADMISSIONS_WAIT);
+        if (stopping) {
+            // A :shutdown or :reload stops the deployments once this stage completes or its timeout (often
+            // none) runs out: a queued job that began then would find its artifacts gone and end FAILED, a
+            // failure nobody caused. Queued jobs therefore do not start at all; their in-flight rows stay
+            // unstarted and this node's (or a peer's) recovery starts those same executions. Running jobs
+            // still get the wait.
+            runners.holdStarts(true);
+        }
         if (runners.heldNow().isEmpty()) {
             runners.holdStarts(true);
             return CompletableFuture.completedFuture(null);
@@ -117,6 +126,14 @@ final class NodeSuspension implements SuspendListener {
      */
     @Override
     public CompletionStage<Void> stopping() {
+        try {
+            // This hook has no dependents, so the container stops it first — before the deployments whose
+            // artifacts a queued job would need (a :reload does not suspend at all). A queued job that began
+            // after them would end FAILED for nothing; it lets go instead and recovery starts it (ADR 0021).
+            runners.holdStarts(true);
+        } catch (RuntimeException deploymentGone) {
+            // the deployment went first: its clean stop has closed the runners already
+        }
         return CompletableFuture.runAsync(() -> {
             try {
                 if (!runners.awaitDrained(STOPPING_WAIT)) {

@@ -71,6 +71,39 @@ class NodeSuspensionTest {
     }
 
     @Test
+    void aSuspendThatBeginsAShutdownStartsNoQueuedJobButLetsRunningOnesFinish() throws Exception {
+        NodeSuspension node = node(Duration.ofSeconds(30));
+        TestRunners.hold(runners, 7, true);
+        TestRunners.hold(runners, 8, false);
+        node.prepare().toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        CompletableFuture<Void> stage = node.suspend(true).toCompletableFuture();
+        assertThat(runners.startsHeld()).as("a queued runner that gets a thread now lets go instead of starting").isTrue();
+        assertThat(stage).isNotDone();
+        TestRunners.release(runners, 8); // the queued runner let go without starting
+        TestRunners.release(runners, 7); // the running job ended on its own
+        stage.get(5, TimeUnit.SECONDS);
+
+        assertThat(stopped).isEmpty();
+        assertThat(runners.startsHeld()).isTrue();
+    }
+
+    @Test
+    void aServerStoppingWithoutASuspendStartsNoQueuedJobAndWaitsForTheRunningOnes() throws Exception {
+        NodeSuspension node = node(Duration.ofSeconds(30));
+        TestRunners.hold(runners, 7, true);
+        TestRunners.hold(runners, 8, false);
+
+        CompletableFuture<Void> stage = node.stopping().toCompletableFuture();
+        assertThat(runners.startsHeld()).isTrue();
+        assertThat(stage).isNotDone();
+        TestRunners.release(runners, 8);
+        TestRunners.release(runners, 7);
+        stage.get(5, TimeUnit.SECONDS);
+        assertThat(stopped).isEmpty();
+    }
+
+    @Test
     void whatIsStillHeldAfterTheWaitIsStoppedRunningAndQueuedAlike() throws Exception {
         NodeSuspension node = node(Duration.ofMillis(200));
         TestRunners.hold(runners, 7, true);
