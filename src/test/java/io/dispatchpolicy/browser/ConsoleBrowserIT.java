@@ -43,6 +43,8 @@ class ConsoleBrowserIT extends BrowserTest {
                 + "SELECT s, id, 'ghost-job', -s, 3, 0, 'FAILED', 'step run: java.lang.IllegalStateException: boom ' || s "
                 + "FROM dispatch.partitions, (VALUES (-9101), (-9102)) v(s) "
                 + "WHERE policy_name = 'browser-ghost' AND partition_key = 'dead-tenant' ON CONFLICT DO NOTHING");
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES ('it-cap3', 'browser-override', "
+                + "jsonb_build_object('tenant', 'browser-override')) ON CONFLICT DO NOTHING");
         // it-demote's rule is 5 per 10 s: 9 submissions counted in a bucket that stays inside the window
         // for the whole class (dated ahead, so the test does not race the window)
         sql("INSERT INTO dispatch.tenant_windows (policy_name, tenant, resolution_s, newest, total, older) VALUES "
@@ -157,6 +159,36 @@ class ConsoleBrowserIT extends BrowserTest {
         wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:key")));
         assertThat(d.findElement(By.id("partition:key")).getText()).isEqualTo(XSS_KEY);
         assertThat(((JavascriptExecutor) d).executeScript("return window.xssRan === undefined")).isEqualTo(true);
+    }
+
+    /** An override set in the partition page's form (ADR 0025): a bad value is named beside its field, a good one shown. */
+    @Test
+    void anOverrideIsSetInThePartitionPageAndABadValueIsNamedAtItsField() throws SQLException {
+        WebDriver d = logIn("admin");
+        long id = count("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-cap3' AND partition_key = 'browser-override'");
+        d.get(BASE + "partition.xhtml?id=" + id);
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("partition:override-target")));
+        assertThat(d.findElement(By.id("partition:override-table")).getText()).contains("None: the policy's values apply.");
+        new org.openqa.selenium.support.ui.Select(d.findElement(By.id("partition:override-target"))).selectByValue("gate|concurrency|max");
+        d.findElement(By.id("partition:override-value")).sendKeys("-3");
+        d.findElement(By.id("partition:override-until")).sendKeys("+1h");
+        click(d, By.id("partition:set-override"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("partition:override-value-message"),
+                "'max' must be >= 0, was -3"));
+        assertThat(count("SELECT count(*) FROM dispatch.partitions WHERE id = " + id + " AND overrides IS NOT NULL")).isZero();
+
+        d.findElement(By.id("partition:override-value")).clear();
+        d.findElement(By.id("partition:override-value")).sendKeys("5");
+        click(d, By.id("partition:set-override"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("partition:messages"), "Override set: gate concurrency max 5 until"));
+        String table = d.findElement(By.id("partition:override-table")).getText();
+        assertThat(table).contains("gate concurrency · max").contains("admin");
+        assertThat(d.findElement(By.id("partition:override-table:0:override-value-shown")).getText()).isEqualTo("5");
+        browser.screenshot(SHOTS.resolve("partition-override.png"));
+        click(d, By.id("partition:override-table:0:clear-override"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("partition:messages"), "Override cleared"));
+        assertThat(count("SELECT count(*) FROM dispatch.audit_log WHERE actor = 'admin' AND action = 'PARTITION_OVERRIDE' "
+                + "AND target = '" + id + "'")).isEqualTo(3);
     }
 
     @Test

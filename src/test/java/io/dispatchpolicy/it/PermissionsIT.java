@@ -63,6 +63,8 @@ class PermissionsIT extends EngineTest {
         all.put(OperatorAction.DEAD_DISCARD, a -> dead.discard(List.of(NO_JOB), a));
         all.put(OperatorAction.PARTITION_FORCE_ADMIT, a -> partitions.forceAdmit(NO_PARTITION, 1, a));
         all.put(OperatorAction.PARTITION_DRAIN, a -> partitions.drain(NO_PARTITION, a));
+        all.put(OperatorAction.PARTITION_OVERRIDE, a -> partitions.setOverride(NO_PARTITION,
+                new io.dispatchpolicy.console.OverrideChange("gate", "concurrency", "max", 1.0, null), a));
         all.put(OperatorAction.POLICY_PAUSE, a -> policies.pause(NO_POLICY, a));
         all.put(OperatorAction.POLICY_RESUME, a -> policies.resume(NO_POLICY, a));
         all.put(OperatorAction.POLICY_DRAIN, a -> policies.drain(NO_POLICY, a));
@@ -86,7 +88,7 @@ class PermissionsIT extends EngineTest {
                 ConsoleRole.VIEWER, List.of(),
                 ConsoleRole.OPERATOR, List.of(OperatorAction.JOB_STOP, OperatorAction.JOB_RESTART, OperatorAction.JOB_DISCARD,
                         OperatorAction.DEAD_RETRY, OperatorAction.DEAD_DISCARD, OperatorAction.PARTITION_FORCE_ADMIT,
-                        OperatorAction.PARTITION_DRAIN, OperatorAction.POLICY_PAUSE, OperatorAction.POLICY_RESUME,
+                        OperatorAction.PARTITION_DRAIN, OperatorAction.PARTITION_OVERRIDE, OperatorAction.POLICY_PAUSE, OperatorAction.POLICY_RESUME,
                         OperatorAction.POLICY_DRAIN, OperatorAction.SCHEDULE_RUN_NOW),
                 ConsoleRole.ADMIN, List.of(OperatorAction.values()));
         for (ConsoleRole role : ConsoleRole.values()) {

@@ -20,6 +20,7 @@ import io.dispatchpolicy.observe.HistoryRecorder;
 import io.dispatchpolicy.partition.PartitionRepository;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.GateParameterException;
+import io.dispatchpolicy.partition.OverrideCodec;
 import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.schedule.ScheduleChaining;
 import io.dispatchpolicy.spi.JobsAdmitting.Admitted;
@@ -225,7 +226,8 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         List<ResolvedGate> gates;
         try {
-            gates = policy.resolveGates(JsonCodec.readScalars(locked.contextJson()));
+            gates = policy.withGateOverrides(OverrideCodec.read(locked.overridesJson()).inForce(locked.nowMillis()))
+                    .resolveGates(JsonCodec.readScalars(locked.contextJson()));
         } catch (GateParameterException e) {
             return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
         }

@@ -45,7 +45,7 @@ public class InflightRepository {
                 RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
                           priority, attempt),
             gate AS (
-                SELECT g.id, g.policy_name, g.partition_key, g.context FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
+                SELECT g.id, g.policy_name, g.partition_key, g.context, g.overrides FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
             woken AS (
                 UPDATE dispatch.partitions w SET next_eligible_at = NULL
                   FROM gate
@@ -55,7 +55,7 @@ public class InflightRepository {
                 RETURNING w.id)
             SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
-                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt
+                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt, gate.overrides::text
               FROM gone LEFT JOIN gate ON true
             """);
 
@@ -163,7 +163,7 @@ public class InflightRepository {
     public Optional<InflightEnd> finished(long executionId, String recordedStatus) {
         return jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
                 rs -> new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
-                        rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9)))
+                        rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10)))
                 .stream().findFirst();
     }
 

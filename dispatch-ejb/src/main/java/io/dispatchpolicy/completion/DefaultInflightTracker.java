@@ -10,6 +10,7 @@ import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.observe.CompletionCounter;
 import io.dispatchpolicy.observe.EngineMetrics;
 import io.dispatchpolicy.observe.HistoryRecorder;
+import io.dispatchpolicy.partition.OverrideCodec;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.GateParameterException;
 import io.dispatchpolicy.policy.HeldPolicies;
@@ -111,7 +112,8 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         if (held.isEmpty()) {
             return; // the slot is freed all the same; the tick reports the held policy
         }
-        EffectivePolicy policy = held.get();
+        EffectivePolicy policy = held.get().withGateOverrides(
+                OverrideCodec.read(f.overridesJson()).inForce(System.currentTimeMillis()));
         Map<String, Object> context = JsonCodec.readScalars(f.contextJson());
         boolean failed = status == BatchStatus.FAILED;
         for (String gateId : policy.adaptiveGateIds()) {

@@ -5,6 +5,17 @@ import io.dispatchpolicy.console.audit.Audited;
 import io.dispatchpolicy.console.audit.OperatorAction;
 
 import io.dispatchpolicy.admission.AdmissionService;
+import io.dispatchpolicy.admission.PolicyStateRepository;
+import io.dispatchpolicy.console.monitoring.PartitionBrowser;
+import io.dispatchpolicy.domain.model.LockedPartition;
+import io.dispatchpolicy.domain.model.Overrides;
+import io.dispatchpolicy.domain.model.Partition;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.node.TickSignal;
+import io.dispatchpolicy.partition.OverrideCodec;
+import io.dispatchpolicy.partition.PartitionRepository;
+import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.admission.ForcedAdmission;
 import io.dispatchpolicy.admission.JobAdmissionException;
 import io.dispatchpolicy.node.ServerSuspension;
@@ -15,6 +26,7 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -40,6 +52,21 @@ public class DefaultPartitionControl implements PartitionControl {
 
     @Inject
     Audited audited;
+
+    @Inject
+    PartitionRepository partitions;
+
+    @Inject
+    PartitionBrowser browser;
+
+    @Inject
+    HeldPolicies heldPolicies;
+
+    @Inject
+    PolicyStateRepository policyState;
+
+    @Inject
+    TickSignal signal;
 
     @Override
     public ForcedAdmission forceAdmit(long partitionId, int count, Actor actor) {
@@ -91,5 +118,114 @@ public class DefaultPartitionControl implements PartitionControl {
             LOG.info(() -> "Drained partition " + partitionId + " (" + actor.name() + "): " + drained + " staged job(s) deleted");
             return drained;
         }, n -> n + " staged job(s) deleted");
+    }
+
+    @Override
+    public String setOverride(long partitionId, OverrideChange change, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_OVERRIDE, String.valueOf(partitionId),
+                () -> inForce(partitionId, change.kind(), change.scope(), change.param()),
+                () -> set(partitionId, change, actor), after -> after);
+    }
+
+    @Override
+    public boolean clearOverride(long partitionId, String kind, String scope, String param, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_OVERRIDE, String.valueOf(partitionId),
+                () -> inForce(partitionId, kind, scope, param),
+                () -> clear(partitionId, kind, scope, param),
+                cleared -> cleared ? kind + " " + scope + " " + param + ": cleared, the policy's value applies"
+                        : kind + " " + scope + " " + param + ": none was in force");
+    }
+
+    /**
+     * A gate override is written on the key's gate row under the partition's admission lock (so no admission
+     * of the key runs with half of it); a lane override on the policy's row, locked before anything else —
+     * as a pause locks it — so the two never wait on each other in a cycle.
+     */
+    private String set(long partitionId, OverrideChange change, Actor actor) {
+        if (OverrideChange.LANE.equals(change.kind())) {
+            Partition p = partition(partitionId);
+            Overrides current = OverrideCodec.read(policyState.lockLaneOverrides(p.getPolicyName()));
+            EffectivePolicy policy = policy(p.getPolicyName());
+            long now = System.currentTimeMillis();
+            OverrideRules.check(policy, p.getLane(), Map.of(), current, change, now);
+            policyState.setLaneOverrides(p.getPolicyName(),
+                    OverrideCodec.write(current.with(change.scope(), change.param(), entry(change, actor, now), now)));
+            signal.workArrivesOnCommit();
+            return describe(change, policy.name(), partitionId);
+        }
+        LockedPartition locked = partitions.lockWaiting(partitionId).orElseThrow(() -> gone(partitionId));
+        EffectivePolicy policy = policy(locked.policyName());
+        long now = locked.nowMillis();
+        Overrides current = OverrideCodec.read(locked.overridesJson());
+        OverrideRules.check(policy, locked.lane(), JsonCodec.readScalars(locked.contextJson()), current, change, now);
+        partitions.setOverrides(locked.gateId(),
+                OverrideCodec.write(current.with(change.scope(), change.param(), entry(change, actor, now), now)));
+        signal.workArrivesOnCommit();
+        LOG.info(() -> "Override set by " + actor.name() + ": " + describe(change, policy.name(), partitionId));
+        return describe(change, policy.name(), partitionId);
+    }
+
+    private boolean clear(long partitionId, String kind, String scope, String param) {
+        if (OverrideChange.LANE.equals(kind)) {
+            Partition p = partition(partitionId);
+            Overrides current = OverrideCodec.read(policyState.lockLaneOverrides(p.getPolicyName()));
+            long now = System.currentTimeMillis();
+            boolean was = current.entry(scope, param, now).isPresent();
+            policyState.setLaneOverrides(p.getPolicyName(), OverrideCodec.write(current.without(scope, param, now)));
+            signal.workArrivesOnCommit();
+            return was;
+        }
+        if (!OverrideChange.GATE.equals(kind)) {
+            throw new OverrideRefused("kind", "Kind must be 'gate' or 'lane', was '" + kind + "'");
+        }
+        LockedPartition locked = partitions.lockWaiting(partitionId).orElseThrow(() -> gone(partitionId));
+        Overrides current = OverrideCodec.read(locked.overridesJson());
+        boolean was = current.entry(scope, param, locked.nowMillis()).isPresent();
+        partitions.setOverrides(locked.gateId(), OverrideCodec.write(current.without(scope, param, locked.nowMillis())));
+        signal.workArrivesOnCommit();
+        return was;
+    }
+
+    /** The override in force before the action, in words, for the audit log. */
+    private String inForce(long partitionId, String kind, String scope, String param) {
+        Partition p = browser.find(partitionId);
+        if (p == null) {
+            return null;
+        }
+        String json = OverrideChange.LANE.equals(kind) ? policyState.laneOverrides(p.getPolicyName())
+                : partitions.overridesOf(partitionId);
+        return OverrideCodec.read(json).entry(scope, param, System.currentTimeMillis())
+                .map(e -> kind + " " + scope + " " + param + " " + OverrideRules.number(e.value())
+                        + (e.untilMillis() == null ? "" : " until " + java.time.Instant.ofEpochMilli(e.untilMillis()))
+                        + " (override by " + e.by() + ")")
+                .orElse(kind + " " + scope + " " + param + ": the policy's value");
+    }
+
+    private static Overrides.Entry entry(OverrideChange change, Actor actor, long now) {
+        return new Overrides.Entry(change.value(), change.until() == null ? null : change.until().toEpochMilli(), actor.name(), now);
+    }
+
+    private static String describe(OverrideChange change, String policy, long partitionId) {
+        return change.kind() + " " + change.scope() + " " + change.param() + " " + OverrideRules.number(change.value())
+                + (change.until() == null ? " until cleared" : " until " + change.until())
+                + (OverrideChange.LANE.equals(change.kind()) ? " (every partition of lane '" + change.scope() + "' of policy '"
+                + policy + "')" : "");
+    }
+
+    private Partition partition(long partitionId) {
+        Partition p = browser.find(partitionId);
+        if (p == null) {
+            throw gone(partitionId);
+        }
+        return p;
+    }
+
+    private EffectivePolicy policy(String name) {
+        return heldPolicies.effectiveIfDeclared(name).orElseThrow(() -> new OverrideRefused("partition",
+                "Policy '" + name + "' is not declared by this deployment, or is held by a bad setting: nothing to override"));
+    }
+
+    private static OverrideRefused gone(long partitionId) {
+        return new OverrideRefused("partition", "Partition " + partitionId + " does not exist (any more)");
     }
 }

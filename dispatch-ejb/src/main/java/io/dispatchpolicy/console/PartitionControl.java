@@ -16,4 +16,17 @@ public interface PartitionControl {
 
     /** Deletes every staged job of the partition (jobs in flight run on); @return how many. */
     int drain(long partitionId, Actor actor);
+
+    /**
+     * Sets an operator's override (ADR 0025): a gate parameter for the partition's key, or its lane's weight or
+     * minimum; in force from the next tick until {@code change.until()} (or until cleared). Replaces an override
+     * of the same parameter.
+     *
+     * @return the override in words, as the audit log records it
+     * @throws OverrideRefused naming the field at fault; nothing changed
+     */
+    String setOverride(long partitionId, OverrideChange change, Actor actor);
+
+    /** Clears the override of {@code param} of gate or lane {@code scope}; @return whether one was in force. */
+    boolean clearOverride(long partitionId, String kind, String scope, String param, Actor actor);
 }

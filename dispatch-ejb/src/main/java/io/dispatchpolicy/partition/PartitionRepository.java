@@ -44,7 +44,7 @@ public class PartitionRepository {
     private static final Sql LOCK_TEMPLATE = Sql.template("""
             WITH target AS (SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = :partition)
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
-                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
+                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp(), p.overrides::text
               FROM dispatch.partitions p JOIN target t
                 ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
              ORDER BY {{lockOrder}}
@@ -72,7 +72,7 @@ public class PartitionRepository {
     // together. SKIP LOCKED: a row another transaction holds is left out, so this never waits.
     private static final Sql LOCK_TOGETHER = Sql.template("""
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
-                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp()
+                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp(), p.overrides::text
               FROM dispatch.partitions p
              WHERE p.id = ANY(:partitions) AND p.lane = ''
              ORDER BY {{lockOrder}}
@@ -129,6 +129,26 @@ public class PartitionRepository {
             RETURNING id
             """);
 
+    // An operator's gate overrides for a key, on its gate row (V28, ADR 0025); the key's rows waiting out a
+    // backoff are looked at again at once, so a raised cap applies within one tick. The caller holds the gate row.
+    private static final Sql OVERRIDES_OF = Sql.of("""
+            SELECT g.overrides::text FROM dispatch.partitions p
+              JOIN dispatch.partitions g ON g.policy_name = p.policy_name AND g.partition_key = p.partition_key AND g.lane = ''
+             WHERE p.id = :partition
+            """);
+    private static final Sql SET_OVERRIDES = Sql.of("""
+            UPDATE dispatch.partitions SET overrides = :overrides::jsonb WHERE id = :gate
+            """);
+    // (a second statement: one statement must not update the gate row twice)
+    private static final Sql LOOK_AGAIN = Sql.template("""
+            WITH waiting AS (
+                SELECT q.id FROM dispatch.partitions q JOIN dispatch.partitions g
+                    ON q.policy_name = g.policy_name AND q.partition_key = g.partition_key
+                 WHERE g.id = :gate AND q.next_eligible_at IS NOT NULL
+                 ORDER BY {{lockOrder}} FOR UPDATE OF q)
+            UPDATE dispatch.partitions p SET next_eligible_at = NULL FROM waiting WHERE p.id = waiting.id
+            """).with("lockOrder", lockOrder("q."));
+
     private static final Sql PENDING = Sql.of("""
             SELECT coalesce(sum(pending_count), 0) FROM dispatch.partitions WHERE pending_count > 0
             """);
@@ -162,7 +182,8 @@ public class PartitionRepository {
     }
 
     private record Row(long id, String lane, String policyName, String partitionKey, int pending, String contextJson,
-                       String gateStateJson, double decayedAdmits, long decayedAtMillis, boolean paused, long nowMillis) {
+                       String gateStateJson, double decayedAdmits, long decayedAtMillis, boolean paused, long nowMillis,
+                       String overridesJson) {
     }
 
     private Optional<LockedPartition> lock(Sql sql, long partitionId) {
@@ -189,13 +210,28 @@ public class PartitionRepository {
 
     private static Row row(ResultSet rs) throws SQLException {
         return new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6),
-                rs.getString(7), rs.getDouble(8), Jdbc.millis(rs.getTimestamp(9)), rs.getBoolean(10), Jdbc.millis(rs.getTimestamp(11)));
+                rs.getString(7), rs.getDouble(8), Jdbc.millis(rs.getTimestamp(9)), rs.getBoolean(10), Jdbc.millis(rs.getTimestamp(11)),
+                rs.getString(12));
     }
 
     /** A partition row as locked, with the gate row its gates read (itself outside lanes). */
     private static LockedPartition locked(Row p, Row g) {
         return new LockedPartition(p.policyName(), p.partitionKey(), p.lane(), g.id(), p.pending(),
-                g.contextJson(), g.gateStateJson(), p.decayedAdmits(), p.decayedAtMillis(), p.paused(), p.nowMillis());
+                g.contextJson(), g.gateStateJson(), p.decayedAdmits(), p.decayedAtMillis(), p.paused(), p.nowMillis(),
+                g.overridesJson());
+    }
+
+    /** The gate overrides of the partition's key (its gate row's), null when none. */
+    public String overridesOf(long partitionId) {
+        // a row whose column is null reads as null: not through Optional
+        java.util.List<String> rows = jdbc.query(OVERRIDES_OF, Params.of().bigint("partition", partitionId), rs -> rs.getString(1));
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /** Replaces the gate overrides of the key whose gate row is {@code gateId} (locked by the caller); null: none. */
+    public void setOverrides(long gateId, String json) {
+        jdbc.update(SET_OVERRIDES, Params.of().bigint("gate", gateId).text("overrides", json));
+        jdbc.update(LOOK_AGAIN, Params.of().bigint("gate", gateId));
     }
 
     public void deny(List<Denial> denials) {

@@ -46,6 +46,50 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
         return policy.name();
     }
 
+    /**
+     * This policy as one partition key sees it: an operator's gate overrides for that key (ADR 0025) over
+     * standalone.xml's and the declared values. {@code this} when there are none — the common case, free.
+     */
+    public EffectivePolicy withGateOverrides(Map<String, Map<String, Double>> partitionOverrides) {
+        if (partitionOverrides.isEmpty()) {
+            return this;
+        }
+        Map<String, Map<String, Double>> merged = new LinkedHashMap<>();
+        gateOverrides.forEach((gate, params) -> merged.put(gate, new LinkedHashMap<>(params)));
+        partitionOverrides.forEach((gate, params) -> merged.computeIfAbsent(gate, g -> new LinkedHashMap<>()).putAll(params));
+        return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, lanes, defaultLane, demotions,
+                fairnessHalfLife, retryStrategy, retries, merged);
+    }
+
+    /**
+     * This policy with an operator's lane overrides (ADR 0025): per lane, {@code weight} and/or {@code min}.
+     * Values are whole numbers (checked when set); a lane the policy no longer has is ignored.
+     */
+    public EffectivePolicy withLaneOverrides(Map<String, Map<String, Double>> laneOverrides) {
+        if (laneOverrides.isEmpty() || lanes.isEmpty()) {
+            return this;
+        }
+        List<Lane> overridden = new ArrayList<>(lanes.size());
+        for (Lane lane : lanes) {
+            Map<String, Double> o = laneOverrides.getOrDefault(lane.name(), Map.of());
+            overridden.add(o.isEmpty() ? lane : new Lane(lane.name(),
+                    o.containsKey("weight") ? (int) Math.round(o.get("weight")) : lane.weight(),
+                    o.containsKey("min") ? (int) Math.round(o.get("min")) : lane.min()));
+        }
+        return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, List.copyOf(overridden),
+                defaultLane, demotions, fairnessHalfLife, retryStrategy, retries, gateOverrides);
+    }
+
+    /** The gate of this policy with {@code id}, if it has one. */
+    public Optional<DeclaredGate> gate(String id) {
+        return policy.gates().stream().filter(g -> g.id().equals(id)).findFirst();
+    }
+
+    /** A gate's parameter names ({@link #GATE_PARAMS}), by its type. */
+    public static List<String> paramsOf(Gate gate) {
+        return GATE_PARAMS.get(gate.type());
+    }
+
     public boolean hasLanes() {
         return !lanes.isEmpty();
     }
@@ -131,7 +175,8 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
         return described;
     }
 
-    private static String number(double value) {
+    /** A parameter's value as the console and the audit log write it: {@code 3}, not {@code 3.0}. */
+    public static String number(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
     }
 

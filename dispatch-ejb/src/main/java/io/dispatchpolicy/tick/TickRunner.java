@@ -4,6 +4,7 @@ import io.dispatchpolicy.admission.AdmissionService;
 import io.dispatchpolicy.admission.CapacityRepository;
 import io.dispatchpolicy.admission.JobAdmissionException;
 import io.dispatchpolicy.admission.PolicyStateRepository;
+import io.dispatchpolicy.admission.PolicyStates;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.lane.LaneClock;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
@@ -18,6 +19,7 @@ import io.dispatchpolicy.observe.EngineMetrics;
 import io.dispatchpolicy.observe.TickSampleRepository;
 import io.dispatchpolicy.partition.PartitionRepository;
 import io.dispatchpolicy.policy.EffectivePolicy;
+import io.dispatchpolicy.partition.OverrideCodec;
 import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.Lane;
@@ -171,7 +173,8 @@ public class TickRunner {
         if (claimed.isEmpty() && laned.isEmpty()) {
             return report;
         }
-        Set<String> paused = policyState.pausedPolicies();
+        PolicyStates states = policyState.states();
+        Set<String> paused = states.paused();
         List<Long> pausedIds = new ArrayList<>();
         Map<String, List<ClaimedPartition>> byPolicy = new LinkedHashMap<>();
         claimed.forEach(p -> byPolicy.computeIfAbsent(p.policyName(), k -> new ArrayList<>()).add(p));
@@ -200,7 +203,10 @@ public class TickRunner {
             if (policy.isEmpty()) {
                 denyHeldLanes(name, admitter, report);
             } else if (policy.get().hasLanes()) {
-                admitLanes(policy.get(), now, admitter, report);
+                // an operator's lane weights and minimums, in force at this iteration (ADR 0025)
+                String laneOverrides = states.laneOverridesJson().get(name);
+                admitLanes(laneOverrides == null ? policy.get()
+                        : policy.get().withLaneOverrides(OverrideCodec.read(laneOverrides).inForce(now)), now, admitter, report);
             }
         }
         List<Denial> denials = admitter.denials();

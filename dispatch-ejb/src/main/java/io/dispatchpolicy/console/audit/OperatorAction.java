@@ -13,6 +13,7 @@ public enum OperatorAction {
     DEAD_DISCARD(ConsoleRole.OPERATOR, "job", "discard dead jobs", "abandon"),
     PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),
     PARTITION_DRAIN(ConsoleRole.OPERATOR, "partition", "drain partitions", null),
+    PARTITION_OVERRIDE(ConsoleRole.OPERATOR, "partition", "override a partition's gates and lanes", null),
     POLICY_PAUSE(ConsoleRole.OPERATOR, "policy", "pause policies", null),
     POLICY_RESUME(ConsoleRole.OPERATOR, "policy", "resume policies", null),
     POLICY_DRAIN(ConsoleRole.OPERATOR, "policy", "drain policies", null),

@@ -10,6 +10,9 @@ import io.dispatchpolicy.domain.model.Partition;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.node.DatabaseOutage;
 import io.dispatchpolicy.node.ThisNode;
+import io.dispatchpolicy.domain.model.Overrides;
+import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.partition.OverrideCodec;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.GateParameterException;
 import io.dispatchpolicy.policy.HeldPolicies;
@@ -239,11 +242,77 @@ public class DefaultMonitoring implements Monitoring {
                 p.getDecayedAdmitsAt() == null ? 0 : p.getDecayedAdmitsAt().toEpochMilli(), now.toEpochMilli(), halfLife);
         // An average that decays with time constant tau holds tau seconds' worth of admissions.
         double perMinute = decayed * Math.log(2) / halfLife * 60;
-        return Optional.of(new PartitionDetail(p, state[0], gates(policy, p, state, now),
+        Overrides gateOverrides = OverrideCodec.read(state[3]);
+        Overrides laneOverrides = OverrideCodec.read(state[4]);
+        return Optional.of(new PartitionDetail(p, state[0], gates(policy.map(e -> e.withGateOverrides(
+                        gateOverrides.inForce(now.toEpochMilli()))), p, state, now),
                 repository.partitionInFlight(partitionId), perMinute,
                 heldBy != null ? "Its policy is held: " + heldBy.message() + ". Nothing is admitted until the setting is fixed."
                         : waiting(p, declared, now, p.getScheduledCount() > 0 ? repository.nextDue(partitionId) : null),
-                repository.staged(partitionId, STAGED_SHOWN)));
+                repository.staged(partitionId, STAGED_SHOWN),
+                overrides(policy, p, state[0], gateOverrides, laneOverrides, now.toEpochMilli()),
+                policy.map(DefaultMonitoring::gateParams).orElse(Map.of())));
+    }
+
+    private static Map<String, List<String>> gateParams(EffectivePolicy policy) {
+        Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+        policy.policy().gates().forEach(g -> params.put(g.id(), EffectivePolicy.paramsOf(g.gate())));
+        return params;
+    }
+
+    /** The overrides in force for the partition: its key's gate parameters, then its lane's (ADR 0025). */
+    private static List<OverrideView> overrides(Optional<EffectivePolicy> policy, Partition p, String contextJson,
+                                                Overrides gates, Overrides lanes, long now) {
+        List<OverrideView> views = new ArrayList<>();
+        gates.byScope().forEach((gate, params) -> params.forEach((param, e) -> {
+            if (e.inForce(now)) {
+                views.add(new OverrideView("gate", gate, param, number(e.value()),
+                        policy.map(pol -> policyValue(pol, gate, param, contextJson)).orElse("-"),
+                        e.untilMillis() == null ? null : Instant.ofEpochMilli(e.untilMillis()), e.by(), Instant.ofEpochMilli(e.atMillis())));
+            }
+        }));
+        if (!p.getLane().isEmpty()) {
+            lanes.byScope().getOrDefault(p.getLane(), Map.of()).forEach((param, e) -> {
+                if (e.inForce(now)) {
+                    String declared = policy.flatMap(pol -> pol.lanes().stream().filter(l -> l.name().equals(p.getLane())).findFirst())
+                            .map(l -> Integer.toString("weight".equals(param) ? l.weight() : l.min())).orElse("-");
+                    views.add(new OverrideView("lane", p.getLane(), param, number(e.value()), declared,
+                            e.untilMillis() == null ? null : Instant.ofEpochMilli(e.untilMillis()), e.by(), Instant.ofEpochMilli(e.atMillis())));
+                }
+            });
+        }
+        return views;
+    }
+
+    /** What the policy itself gives a gate parameter for this partition (standalone.xml's value over the declared one). */
+    private static String policyValue(EffectivePolicy policy, String gate, String param, String contextJson) {
+        try {
+            for (ResolvedGate g : policy.resolveGates(JsonCodec.readScalars(contextJson))) {
+                if (!g.id().equals(gate)) {
+                    continue;
+                }
+                if (g instanceof ResolvedGate.Throttle t) {
+                    return number("rate".equals(param) ? t.rate() : t.perSeconds());
+                } else if (g instanceof ResolvedGate.Concurrency c) {
+                    return "max".equals(param) ? Long.toString(c.max()) : number(c.fullBackoff().toMillis() / 1000.0);
+                } else {
+                    AdaptiveCap.Params a = ((ResolvedGate.Adaptive) g).params();
+                    return switch (param) {
+                        case "initial-max" -> Integer.toString(a.initialMax());
+                        case "target-lag-ms" -> number(a.targetLagMs());
+                        case "min" -> Integer.toString(a.min());
+                        default -> a.ceiling() > 0 ? Integer.toString(a.ceiling()) : "none";
+                    };
+                }
+            }
+        } catch (GateParameterException e) {
+            return "unusable: " + e.getMessage();
+        }
+        return "-";
+    }
+
+    private static String number(double v) {
+        return EffectivePolicy.number(v);
     }
 
     private List<GateView> gates(Optional<EffectivePolicy> policy, Partition p, String[] state, Instant now) {

@@ -102,7 +102,8 @@ public class MonitoringRepository {
 
     // The context and gate state the partition's gates work on: its key's gate row's (its own outside lanes).
     private static final Sql PARTITION_STATE = Sql.of("""
-            SELECT g.context::text, g.gate_state::text, g.id
+            SELECT g.context::text, g.gate_state::text, g.id, g.overrides::text,
+                   (SELECT lane_overrides::text FROM dispatch.policies WHERE name = p.policy_name)
               FROM dispatch.partitions p
               JOIN dispatch.partitions g ON g.policy_name = p.policy_name AND g.partition_key = p.partition_key AND g.lane = ''
              WHERE p.id = :partition
@@ -240,10 +241,11 @@ public class MonitoringRepository {
         return top(TOP_ADMITTED, policy, limit);
     }
 
-    /** {context json, gate state json, gate row id} of the partition's gates, or null when the partition is gone. */
+    /** {context json, gate state json, gate row id, its key's gate overrides, its policy's lane overrides} of the partition's gates, or null when the partition is gone. */
     public String[] partitionState(long partitionId) {
         return jdbc.query(PARTITION_STATE, Params.of().bigint("partition", partitionId),
-                rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))}).stream().findFirst().orElse(null);
+                rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3)), rs.getString(4), rs.getString(5)})
+                .stream().findFirst().orElse(null);
     }
 
     public long partitionInFlight(long partitionId) {

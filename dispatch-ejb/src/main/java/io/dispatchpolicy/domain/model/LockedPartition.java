@@ -14,7 +14,8 @@ package io.dispatchpolicy.domain.model;
  * @param decayedAtMillis when it was stored (0 = never)
  * @param paused          the policy is paused
  * @param nowMillis       the database's clock, shared by every node
+ * @param overridesJson   an operator's gate overrides for its key (the gate row's; V28), null when none
  */
 public record LockedPartition(String policyName, String partitionKey, String lane, long gateId, int pending, String contextJson, String gateStateJson, double decayedAdmits,
-                              long decayedAtMillis, boolean paused, long nowMillis) {
+                              long decayedAtMillis, boolean paused, long nowMillis, String overridesJson) {
 }

@@ -17,6 +17,43 @@ public class Formats {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
+    private static final java.util.regex.Pattern RELATIVE = java.util.regex.Pattern.compile("\\+(\\d{1,9})\\s*([smhd])");
+    private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm[:ss]");
+
+    /**
+     * When an override ends, as an operator writes it: blank for "until cleared", {@code +30m} / {@code +2h} /
+     * {@code +1d} / {@code +90s} from now, an ISO-8601 instant ({@code 2026-11-27T15:00:00Z}), or
+     * {@code yyyy-MM-dd HH:mm} in the server's zone (the zone the console shows times in).
+     *
+     * @throws IllegalArgumentException saying what is accepted
+     */
+    public static Instant parseUntil(String text, Instant now) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        String t = text.strip();
+        java.util.regex.Matcher m = RELATIVE.matcher(t);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return now.plus(switch (m.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            });
+        }
+        try {
+            return Instant.parse(t);
+        } catch (java.time.format.DateTimeParseException notAnInstant) {
+            try {
+                return java.time.LocalDateTime.parse(t, LOCAL).atZone(ZoneId.systemDefault()).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("'" + t + "' is not a time: write +30m, +2h, +1d, "
+                        + "an instant such as 2026-11-27T15:00:00Z, or yyyy-MM-dd HH:mm (server time)");
+            }
+        }
+    }
+
     public String time(Instant instant) {
         return instant == null ? "-" : TIME.format(instant);
     }
