@@ -39,6 +39,9 @@ class OverridesIT extends EngineTest {
     @Inject
     AuditLog audit;
 
+    @jakarta.annotation.Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    jakarta.enterprise.concurrent.ManagedExecutorService executor;
+
     private static OverrideChange max(double value, Instant until) {
         return new OverrideChange("gate", "concurrency", "max", value, until);
     }
@@ -112,6 +115,32 @@ class OverridesIT extends EngineTest {
                 "gate concurrency max: cleared, the policy's value applies",
                 "gate concurrency max 1 until cleared");
         assertThat(audited(partition).get(1).before()).startsWith("gate concurrency max 1 (override by it-operator)");
+    }
+
+    /** Operators setting different parameters of one key at once: each write keeps the others' (no lost update). */
+    @Test
+    void concurrentOverridesOfOneKeyLoseNothing() throws Exception {
+        stage("it-cap3", "ov-race", 1, "sleepMs", "1");
+        long partition = partitionId("it-cap3", "ov-race");
+        int rounds = 15;
+        java.util.List<java.util.concurrent.Future<?>> writers = new java.util.ArrayList<>();
+        for (String param : List.of("max", "full-backoff")) {
+            writers.add(executor.submit(() -> {
+                for (int i = 1; i <= rounds; i++) {
+                    partitions.setOverride(partition, new OverrideChange("gate", "concurrency", param, (double) i, null),
+                            Operators.OPERATOR);
+                }
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<?> w : writers) {
+            w.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(overrides(partition)).extracting(OverrideView::param, OverrideView::value).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("max", "15"), org.assertj.core.groups.Tuple.tuple("full-backoff", "15"));
+        assertThat(audited(partition)).hasSize(2 * rounds).extracting(AuditEntry::outcome).containsOnly("done");
+        partitions.clearOverride(partition, "gate", "concurrency", "max", Operators.OPERATOR);
+        partitions.clearOverride(partition, "gate", "concurrency", "full-backoff", Operators.OPERATOR);
     }
 
     @Test

@@ -151,7 +151,8 @@ public class DefaultPartitionControl implements PartitionControl {
             policyState.setLaneOverrides(p.getPolicyName(),
                     OverrideCodec.write(current.with(change.scope(), change.param(), entry(change, actor, now), now)));
             signal.workArrivesOnCommit();
-            return describe(change, policy.name(), partitionId);
+            LOG.info(() -> "Override set by " + actor.name() + ": " + describe(change, policy.name()));
+            return describe(change, policy.name());
         }
         LockedPartition locked = partitions.lockWaiting(partitionId).orElseThrow(() -> gone(partitionId));
         EffectivePolicy policy = policy(locked.policyName());
@@ -161,8 +162,8 @@ public class DefaultPartitionControl implements PartitionControl {
         partitions.setOverrides(locked.gateId(),
                 OverrideCodec.write(current.with(change.scope(), change.param(), entry(change, actor, now), now)));
         signal.workArrivesOnCommit();
-        LOG.info(() -> "Override set by " + actor.name() + ": " + describe(change, policy.name(), partitionId));
-        return describe(change, policy.name(), partitionId);
+        LOG.info(() -> "Override set by " + actor.name() + " for partition " + partitionId + ": " + describe(change, policy.name()));
+        return describe(change, policy.name());
     }
 
     private boolean clear(long partitionId, String kind, String scope, String param) {
@@ -205,7 +206,7 @@ public class DefaultPartitionControl implements PartitionControl {
         return new Overrides.Entry(change.value(), change.until() == null ? null : change.until().toEpochMilli(), actor.name(), now);
     }
 
-    private static String describe(OverrideChange change, String policy, long partitionId) {
+    private static String describe(OverrideChange change, String policy) {
         return change.kind() + " " + change.scope() + " " + change.param() + " " + OverrideRules.number(change.value())
                 + (change.until() == null ? " until cleared" : " until " + change.until())
                 + (OverrideChange.LANE.equals(change.kind()) ? " (every partition of lane '" + change.scope() + "' of policy '"
