@@ -77,6 +77,43 @@ class IdentityIT extends EngineTest {
         assertThat(IdentityBatchlet.CALLERS.get("retry-reporter")).isEqualTo(List.of("reporter", "reporter"));
     }
 
+    /**
+     * Elytron's brute-force protection counts an authentication context closed without success as a failed
+     * login: run-as identities built that way disabled a user after ten of their jobs (their jobs lost their
+     * roles, and they could not log in). Fifteen jobs keep the submitter's roles, and the user still logs in.
+     */
+    @Test
+    void manyJobsOfOneSubmitterKeepTheirRolesAndTheSubmitterCanStillLogIn() throws Exception {
+        List<Long> submissions = new java.util.ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            submissions.add(stageAs("reporter", "many-reporter"));
+        }
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            ticks.iterate();
+            return IdentityBatchlet.CALLERS.getOrDefault("many-reporter", List.of()).size() == 15;
+        });
+        assertThat(IdentityBatchlet.CALLERS.get("many-reporter")).hasSize(15).containsOnly("reporter");
+        // authenticated (no console role, so refused), not locked out (401)
+        assertThat(ConsoleHttp.get("api/summary", "reporter:reporter-secret").statusCode()).isEqualTo(403);
+        assertThat(submissions).hasSize(15);
+    }
+
+    @Test
+    void aRestartOfADeadJobByAnOperatorRunsAsTheSubmitterNotTheOperator() throws Exception {
+        long submission = stageAs("reporter", "restart-reporter", "failTimes", "2");
+        assertThat(ticks.iterate().admitted()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            ticks.iterate();
+            return db.count("SELECT count(*) FROM dispatch.dead_jobs WHERE submission_id = ?", submission) == 1;
+        });
+        assertThat(jobs.restart(submission, Operators.OPERATOR)).contains("staged again");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            ticks.iterate();
+            return IdentityBatchlet.CALLERS.get("restart-reporter").size() == 3;
+        });
+        assertThat(IdentityBatchlet.CALLERS.get("restart-reporter")).containsExactly("reporter", "reporter", "reporter");
+    }
+
     @Test
     void aConsoleCreatedScheduleRunsAsWhoeverCreatedItWhoeverRunsIt() {
         var d = new io.dispatchpolicy.domain.schedule.ScheduleDefinition("id-console", POLICY, java.util.Map.of("tenant", "sched-console"),

@@ -28,14 +28,38 @@ public final class SubmitterIdentity {
 
     /**
      * Elytron's methods, looked up once: this runs for every runner handed over (the admitting transaction's
-     * commit), where four reflective lookups per job would be pure waste.
+     * commit), where reflective lookups per job would be pure waste.
      */
-    private record Elytron(Method anonymous, Method createRunAs, Method runAs) {
+    private record Elytron(Method anonymous, Method newContext, Method setName, Method authorize, Method succeed,
+                           Method authorized, Method close, Method runAs) {
         static Elytron of(Object domain) throws ReflectiveOperationException {
             Method anonymous = domain.getClass().getMethod("getAnonymousSecurityIdentity");
-            Class<?> identity = anonymous.getReturnType();
-            return new Elytron(anonymous, identity.getMethod("createRunAsIdentity", String.class, boolean.class),
-                    identity.getMethod("runAs", Callable.class));
+            Method newContext = domain.getClass().getMethod("createNewAuthenticationContext");
+            Class<?> context = newContext.getReturnType();
+            return new Elytron(anonymous, newContext, context.getMethod("setAuthenticationName", String.class),
+                    context.getMethod("authorize"), context.getMethod("succeed"), context.getMethod("getAuthorizedIdentity"),
+                    context.getMethod("close"), anonymous.getReturnType().getMethod("runAs", Callable.class));
+        }
+
+        /**
+         * The realm's identity of {@code user}, with the roles the realm gives them now; null when it does not know
+         * them. The authentication is completed ({@code succeed}): one closed without it counts as a failed login,
+         * and Elytron's brute-force protection (WildFly 32 and later) disabled a user after ten of their jobs —
+         * with no roles for their jobs, and no login for themselves (ADR 0024). {@code createRunAsIdentity}
+         * closes its context that way, so it is not used.
+         */
+        Object identityOf(Object domain, String user) throws ReflectiveOperationException {
+            Object context = newContext.invoke(domain);
+            try {
+                setName.invoke(context, user);
+                if (!(Boolean) authorize.invoke(context)) {
+                    return null;
+                }
+                succeed.invoke(context);
+                return authorized.invoke(context);
+            } finally {
+                close.invoke(context);
+            }
         }
     }
 
@@ -57,18 +81,20 @@ public final class SubmitterIdentity {
                 methods = Elytron.of(domain);
                 elytron = methods;
             }
-            Object anonymous = methods.anonymous().invoke(domain);
             Object identity;
             try {
-                identity = methods.createRunAs().invoke(anonymous, user, false);
+                identity = methods.identityOf(domain, user);
             } catch (InvocationTargetException notInTheRealm) {
-                // ELY01088: the realm does not know the user (any more). The job still runs — as nobody in
-                // particular, with no roles — rather than never: its own code decides what it needs.
+                identity = null;
+            }
+            if (identity == null) {
+                // the realm does not know the user (any more). The job still runs — as nobody in particular, with
+                // no roles — rather than never: its own code decides what it needs.
                 if (UNKNOWN_USERS.add(user)) {
-                    LOG.warning(() -> "User '" + user + "' cannot be run as (" + notInTheRealm.getCause()
-                            + "): the jobs they submitted run as nobody in particular, with no roles");
+                    LOG.warning(() -> "User '" + user + "' cannot be run as (the batch security domain's realm does not "
+                            + "know them): the jobs they submitted run as nobody in particular, with no roles");
                 }
-                identity = anonymous;
+                identity = methods.anonymous().invoke(domain);
             }
             @SuppressWarnings("unchecked")
             T result = (T) methods.runAs().invoke(identity, action);
