@@ -81,6 +81,9 @@ class AuditIT extends EngineTest {
                 .contains("\"after\":\"3 staged job(s) deleted\"");
         assertThat(get("?action=NO_SUCH_ACTION", "viewer:viewer-secret").statusCode()).isEqualTo(400);
         assertThat(get("?limit=0", "viewer:viewer-secret").body()).contains("limit must be 1 to 1000");
+        assertThat(get("?limit=1001", "viewer:viewer-secret").statusCode()).isEqualTo(400);
+        assertThat(get("?limit=1001", "viewer:viewer-secret").body()).contains("limit must be 1 to 1000, was 1001");
+        assertThat(get("?limit=1000&targetKind=partition&target=" + partition, "viewer:viewer-secret").statusCode()).isEqualTo(200);
         assertThat(get("", null).statusCode()).isEqualTo(401);
     }
 
