@@ -196,7 +196,7 @@ public class DefaultPartitionControl implements PartitionControl {
         String json = OverrideChange.LANE.equals(kind) ? policyState.laneOverrides(p.getPolicyName())
                 : partitions.overridesOf(partitionId);
         return OverrideCodec.read(json).entry(scope, param, System.currentTimeMillis())
-                .map(e -> kind + " " + scope + " " + param + " " + OverrideRules.number(e.value())
+                .map(e -> kind + " " + scope + " " + param + " " + EffectivePolicy.number(e.value())
                         + (e.untilMillis() == null ? "" : " until " + java.time.Instant.ofEpochMilli(e.untilMillis()))
                         + " (override by " + e.by() + ")")
                 .orElse(kind + " " + scope + " " + param + ": the policy's value");
@@ -207,7 +207,7 @@ public class DefaultPartitionControl implements PartitionControl {
     }
 
     private static String describe(OverrideChange change, String policy) {
-        return change.kind() + " " + change.scope() + " " + change.param() + " " + OverrideRules.number(change.value())
+        return change.kind() + " " + change.scope() + " " + change.param() + " " + EffectivePolicy.number(change.value())
                 + (change.until() == null ? " until cleared" : " until " + change.until())
                 + (OverrideChange.LANE.equals(change.kind()) ? " (every partition of lane '" + change.scope() + "' of policy '"
                 + policy + "')" : "");

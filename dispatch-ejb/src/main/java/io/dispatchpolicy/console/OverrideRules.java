@@ -60,10 +60,10 @@ final class OverrideRules {
         }
         double v = change.value();
         if (v < 0) {
-            throw new OverrideRefused("value", "'" + change.param() + "' must be >= 0, was " + number(v));
+            throw new OverrideRefused("value", "'" + change.param() + "' must be >= 0, was " + EffectivePolicy.number(v));
         }
         if (WHOLE.contains(change.param()) && v != Math.rint(v)) {
-            throw new OverrideRefused("value", "'" + change.param() + "' counts jobs: a whole number, was " + number(v));
+            throw new OverrideRefused("value", "'" + change.param() + "' counts jobs: a whole number, was " + EffectivePolicy.number(v));
         }
         Overrides tried = current.with(gate.id(), change.param(), new Overrides.Entry(v, null, null, nowMillis), nowMillis);
         try {
@@ -89,17 +89,13 @@ final class OverrideRules {
             throw new OverrideRefused("param", "A lane's parameter is 'weight' or 'min', was '" + change.param() + "'");
         }
         if (v != Math.rint(v) || v > Integer.MAX_VALUE) {
-            throw new OverrideRefused("value", "A lane's " + change.param() + " is a whole number, was " + number(v));
+            throw new OverrideRefused("value", "A lane's " + change.param() + " is a whole number, was " + EffectivePolicy.number(v));
         }
         if ("weight".equals(change.param()) && v < 1) {
-            throw new OverrideRefused("value", "A lane's weight must be >= 1, was " + number(v));
+            throw new OverrideRefused("value", "A lane's weight must be >= 1, was " + EffectivePolicy.number(v));
         }
         if ("min".equals(change.param()) && v < 0) {
-            throw new OverrideRefused("value", "A lane's min must be >= 0, was " + number(v));
+            throw new OverrideRefused("value", "A lane's min must be >= 0, was " + EffectivePolicy.number(v));
         }
-    }
-
-    static String number(double v) {
-        return EffectivePolicy.number(v);
     }
 }

@@ -266,7 +266,7 @@ public class DefaultMonitoring implements Monitoring {
         List<OverrideView> views = new ArrayList<>();
         gates.byScope().forEach((gate, params) -> params.forEach((param, e) -> {
             if (e.inForce(now)) {
-                views.add(new OverrideView("gate", gate, param, number(e.value()),
+                views.add(new OverrideView("gate", gate, param, EffectivePolicy.number(e.value()),
                         policy.map(pol -> policyValue(pol, gate, param, contextJson)).orElse("-"),
                         e.untilMillis() == null ? null : Instant.ofEpochMilli(e.untilMillis()), e.by(), Instant.ofEpochMilli(e.atMillis())));
             }
@@ -276,7 +276,7 @@ public class DefaultMonitoring implements Monitoring {
                 if (e.inForce(now)) {
                     String declared = policy.flatMap(pol -> pol.lanes().stream().filter(l -> l.name().equals(p.getLane())).findFirst())
                             .map(l -> Integer.toString("weight".equals(param) ? l.weight() : l.min())).orElse("-");
-                    views.add(new OverrideView("lane", p.getLane(), param, number(e.value()), declared,
+                    views.add(new OverrideView("lane", p.getLane(), param, EffectivePolicy.number(e.value()), declared,
                             e.untilMillis() == null ? null : Instant.ofEpochMilli(e.untilMillis()), e.by(), Instant.ofEpochMilli(e.atMillis())));
                 }
             });
@@ -292,14 +292,14 @@ public class DefaultMonitoring implements Monitoring {
                     continue;
                 }
                 if (g instanceof ResolvedGate.Throttle t) {
-                    return number("rate".equals(param) ? t.rate() : t.perSeconds());
+                    return EffectivePolicy.number("rate".equals(param) ? t.rate() : t.perSeconds());
                 } else if (g instanceof ResolvedGate.Concurrency c) {
-                    return "max".equals(param) ? Long.toString(c.max()) : number(c.fullBackoff().toMillis() / 1000.0);
+                    return "max".equals(param) ? Long.toString(c.max()) : EffectivePolicy.number(c.fullBackoff().toMillis() / 1000.0);
                 } else {
                     AdaptiveCap.Params a = ((ResolvedGate.Adaptive) g).params();
                     return switch (param) {
                         case "initial-max" -> Integer.toString(a.initialMax());
-                        case "target-lag-ms" -> number(a.targetLagMs());
+                        case "target-lag-ms" -> EffectivePolicy.number(a.targetLagMs());
                         case "min" -> Integer.toString(a.min());
                         default -> a.ceiling() > 0 ? Integer.toString(a.ceiling()) : "none";
                     };
@@ -309,10 +309,6 @@ public class DefaultMonitoring implements Monitoring {
             return "unusable: " + e.getMessage();
         }
         return "-";
-    }
-
-    private static String number(double v) {
-        return EffectivePolicy.number(v);
     }
 
     private List<GateView> gates(Optional<EffectivePolicy> policy, Partition p, String[] state, Instant now) {

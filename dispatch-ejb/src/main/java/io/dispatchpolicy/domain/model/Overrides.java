@@ -37,6 +37,9 @@ public record Overrides(Map<String, Map<String, Entry>> byScope) {
 
     /** The values in force at {@code nowMillis}, by scope and parameter; empty when none is. */
     public Map<String, Map<String, Double>> inForce(long nowMillis) {
+        if (byScope.isEmpty()) {
+            return Map.of(); // the admission's common case: nothing allocated
+        }
         Map<String, Map<String, Double>> values = new LinkedHashMap<>();
         byScope.forEach((scope, params) -> params.forEach((param, entry) -> {
             if (entry.inForce(nowMillis)) {
