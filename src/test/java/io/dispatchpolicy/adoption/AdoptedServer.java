@@ -112,10 +112,62 @@ final class AdoptedServer implements AutoCloseable {
                 .until(() -> Files.exists(deployments.resolve(name + ".undeployed")));
     }
 
+    /** What {@code jboss-cli.sh} answered: its exit code and output. */
+    record CliResult(int exitCode, String output) {
+    }
+
+    /**
+     * One {@code jboss-cli.sh} command against this server's management port, as an operator types it
+     * (local authentication); a command that does not end within two minutes fails the test.
+     */
+    CliResult cli(String command) {
+        try {
+            Process process = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(), "-c",
+                    "--controller=remote+http://localhost:" + (9990 + OFFSET), "--command=" + command)
+                    .directory(home.toFile()).redirectErrorStream(true).start();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("jboss-cli did not answer within 2 minutes: " + command);
+            }
+            return new CliResult(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Where server.log ends now: {@link #logLinesSince} reads from here. */
+    long logMark() {
+        return log.mark();
+    }
+
+    /** server.log from {@code mark} to its end. */
+    List<String> logLinesSince(long mark) {
+        return log.linesBetween(mark, log.mark());
+    }
+
+    /** {@code :shutdown} through jboss-cli; waits until WildFly and its script have exited. */
+    void shutdown() {
+        List<ProcessHandle> all = processes();
+        CliResult result = cli(":shutdown");
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException(":shutdown failed: " + result.output());
+        }
+        awaitExit(all, ":shutdown");
+    }
+
     /** HTTP to this server: status and body. */
     HttpResponse<String> send(String method, String path, String basicAuth) {
+        return send(method, path, basicAuth, Duration.ofSeconds(30));
+    }
+
+    /** As {@link #send(String, String, String)}, failing when the answer takes longer than {@code within}. */
+    HttpResponse<String> send(String method, String path, String basicAuth, Duration within) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + (8080 + OFFSET) + path))
-                .timeout(Duration.ofSeconds(30))
+                .timeout(within)
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (basicAuth != null) {
             request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(basicAuth.getBytes(StandardCharsets.UTF_8)));
@@ -140,14 +192,24 @@ final class AdoptedServer implements AutoCloseable {
         if (launcher == null || !launcher.isAlive()) {
             return;
         }
-        List<ProcessHandle> all = new java.util.ArrayList<>(launcher.descendants().toList());
+        List<ProcessHandle> all = processes();
         launcher.destroy();
+        awaitExit(all, "SIGTERM");
+    }
+
+    /** The script and WildFly's JVM below it. */
+    private List<ProcessHandle> processes() {
+        List<ProcessHandle> all = new java.util.ArrayList<>(launcher.descendants().toList());
         all.add(launcher.toHandle());
-        for (ProcessHandle p : all) {
+        return all;
+    }
+
+    private static void awaitExit(List<ProcessHandle> processes, String after) {
+        for (ProcessHandle p : processes) {
             try {
                 p.onExit().get(2, TimeUnit.MINUTES);
             } catch (Exception e) {
-                throw new IllegalStateException("WildFly did not stop within 2 minutes", e);
+                throw new IllegalStateException("WildFly did not stop within 2 minutes of " + after, e);
             }
         }
     }

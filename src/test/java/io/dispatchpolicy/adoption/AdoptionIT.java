@@ -47,6 +47,13 @@ class AdoptionIT {
     private static final Pattern SUBMISSION_ID = Pattern.compile("\"submission-id\":(\\d+)");
     private static final int JOBS = 4;
     private static final String DATASOURCE = "java:jboss/datasources/ReportsDS";
+    /**
+     * A setting the engine refuses at boot: a redeploy carrying it fails (README: invalid values). Its
+     * file outranks the server's system properties, which configure.cli set for every setting.
+     */
+    private static final String BAD_SETTING = "config_ordinal=500\ndispatch.partition-batch-size=many\n";
+    /** The console answers within this whatever the engine's deployment is doing (issue 33, ADR 0026). */
+    private static final Duration ANSWER_WITHIN = Duration.ofSeconds(1);
 
     private static Path dir;
     private static FaultDatabase db;
@@ -73,7 +80,9 @@ class AdoptionIT {
                 .anyMatch(line -> line.contains("Bound data source [" + DATASOURCE + "]"));
         Files.createDirectories(dir.resolve("archives"));
         UserArchives.ear(artifacts, dir.resolve("archives"));
-        UserArchives.war(artifacts, configDir, dir.resolve("archives"));
+        UserArchives.ear(artifacts, dir.resolve("archives"), "reports-broken.ear", BAD_SETTING);
+        UserArchives.war(artifacts, dir.resolve("archives"));
+        UserArchives.war(artifacts, dir.resolve("archives"), "adopted-broken.war", BAD_SETTING);
         Files.copy(artifacts.resolve("dispatch-web-standalone.war"), dir.resolve("archives/dispatch-console.war"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
@@ -108,8 +117,48 @@ class AdoptionIT {
         }
     }
 
+    /**
+     * The EAR redeployed with a bad setting, through jboss-cli as an operator does it: WildFly's rollback
+     * brings the running version back; without the rollback the EAR stays failed (its console with it:
+     * WildFly answers 500 at once), and the server stays manageable — {@code deployment-info}, then {@code deploy --force}
+     * of the good EAR, which governs jobs again.
+     */
     @Test
     @Order(2)
+    void aFailedRedeployOfTheEarLeavesTheServerManageable() throws Exception {
+        Path good = dir.resolve("archives/reports.ear");
+        Path broken = dir.resolve("archives/reports-broken.ear");
+        cliOk("deploy " + good);
+        try {
+            assertEarRedeploys(good, broken);
+        } finally {
+            server.cli("undeploy reports.ear"); // the WAR's console takes /dispatch next
+        }
+    }
+
+    private static void assertEarRedeploys(Path good, Path broken) throws Exception {
+        assertSummaryStatus(200);
+
+        assertRefused(cliWhileWatchingTheConsole("deploy " + broken + " --name=reports.ear --runtime-name=reports.ear --force",
+                200, 404, 500, 503));
+        await("the rolled-back EAR answers again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> summaryStatus() == 200);
+
+        assertRefused(cliWhileWatchingTheConsole("deploy " + broken + " --name=reports.ear --runtime-name=reports.ear --force"
+                + " --headers={rollback-on-runtime-failure=false}", 200, 404, 500, 503));
+        for (int i = 0; i < 3; i++) {
+            assertThat(summaryStatus()).as("the failed EAR's console is down with it, and WildFly says so at once (its start "
+                    + "never completed)").isEqualTo(500);
+        }
+        assertThat(cliOk("deployment-info --name=reports.ear")).contains("FAILED");
+
+        cliOk("deploy " + good + " --name=reports.ear --runtime-name=reports.ear --force");
+        submitAndAwaitCompleted("/reports/api/reports", "initech");
+        assertThat(admitted("initech")).isEqualTo(JOBS);
+    }
+
+    @Test
+    @Order(3)
     void aWarWithTheEngineInsideGovernsItsJobsAndTheConsoleDeploysBesideIt() throws SQLException {
         server.deploy(dir.resolve("archives/adopted.war"));
         server.deploy(dir.resolve("archives/dispatch-console.war"));
@@ -117,17 +166,129 @@ class AdoptionIT {
         submitAndAwaitCompleted("/adopted/api/reports", "globex");
 
         assertThat(admitted("globex")).isEqualTo(JOBS);
-        assertThat(completedExecutions()).isEqualTo(2 * JOBS);
+        assertThat(completedExecutions()).as("acme's and initech's through the EAR, globex's here").isEqualTo(3 * JOBS);
         assertConsoleShowsThePolicy();
         assertThat(server.logLines()).as("the engine's dependencies must not switch the WAR from JSON-B to Jackson")
                 .noneMatch(line -> line.contains("WFLYRS0018"));
     }
 
+    /**
+     * The user's WAR fails to redeploy beside the standalone console (issue 33): the console answers
+     * every request within a second throughout — 503 with the reason while the engine is missing, starting
+     * or failed, its pages a banner — and attaches to the engine again when a good WAR is deployed with
+     * {@code deploy --force}.
+     */
     @Test
-    @Order(3)
+    @Order(4)
+    void aFailedRedeployOfTheWarLeavesTheStandaloneConsoleAnsweringAndTheServerManageable() throws Exception {
+        Path good = dir.resolve("archives/adopted.war");
+        Path broken = dir.resolve("archives/adopted-broken.war");
+        long mark = server.logMark();
+        server.undeploy("adopted.war");
+        HttpResponse<String> stopped = summary();
+        assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(503);
+        assertThat(stopped.body()).as("the first call finds the engine stopped, or already gone")
+                .containsAnyOf("\"reason\":\"The engine's deployment (java:global/adopted) stopped",
+                        "\"reason\":\"The Dispatch Policy engine is not deployed");
+        await("the console says the engine is not deployed").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+                .until(() -> summary().body(), body -> body.contains("\"reason\":\"The Dispatch Policy engine is not deployed"));
+        HttpResponse<String> page = server.send("GET", "/dispatch/index.xhtml", ADMIN + ":" + ADMIN_PASSWORD, ANSWER_WITHIN);
+        assertThat(page.statusCode()).isEqualTo(503);
+        assertThat(page.body()).contains("id=\"engine-unavailable\"").contains("The Dispatch Policy engine is not deployed");
+
+        cliOk("deploy " + good);
+        await("the console attaches to the deployed engine").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> summaryStatus() == 200);
+
+        // WildFly's rollback brings the running WAR back; the console follows it to the new incarnation
+        assertRefused(cliWhileWatchingTheConsole("deploy " + broken + " --name=adopted.war --runtime-name=adopted.war --force",
+                200, 503));
+        await("the console reaches the rolled-back WAR").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> summaryStatus() == 200);
+
+        // without the rollback the WAR stays failed: 503 and the banner, every time, at once
+        assertRefused(cliWhileWatchingTheConsole("deploy " + broken + " --name=adopted.war --runtime-name=adopted.war --force"
+                + " --headers={rollback-on-runtime-failure=false}", 200, 503));
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> failed = summary();
+            assertThat(failed.statusCode()).as(failed.body()).isEqualTo(503);
+            assertThat(failed.body()).contains("\"error\":\"The engine is unavailable\"");
+            Thread.sleep(400); // across the console's one-second memory of an unavailable engine
+        }
+        HttpResponse<String> banner = server.send("GET", "/dispatch/index.xhtml", ADMIN + ":" + ADMIN_PASSWORD, ANSWER_WITHIN);
+        assertThat(banner.statusCode()).isEqualTo(503);
+        assertThat(banner.body()).contains("id=\"engine-unavailable\"");
+        assertThat(cliOk("deployment-info --name=adopted.war")).contains("FAILED");
+
+        cliOk("deploy " + good + " --name=adopted.war --runtime-name=adopted.war --force");
+        await("the console attaches to the good WAR").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> summaryStatus() == 200);
+        submitAndAwaitCompleted("/adopted/api/reports", "umbrella");
+        assertThat(admitted("umbrella")).isEqualTo(JOBS);
+        assertConsoleShowsThePolicy();
+        assertThat(server.logLinesSince(mark)).as("the console never held a call in a deployment's startup wait "
+                        + "(none interrupted, no operation left waiting for the container)")
+                .noneMatch(line -> line.contains("WFLYEJB0034") || line.contains("WFLYCTL0349"));
+    }
+
+    /** {@code :shutdown} after all of it: no ERROR from the stop itself. */
+    @Test
+    @Order(5)
     void theServerStopsCleanly() {
-        server.stop();
-        assertThat(server.logLines()).filteredOn(line -> line.contains(" ERROR ")).isEmpty();
+        long mark = server.logMark();
+        server.shutdown();
+        assertThat(server.logLinesSince(mark)).filteredOn(line -> line.contains(" ERROR ")).isEmpty();
+        assertThat(server.logLinesSince(mark)).anyMatch(line -> line.contains("WFLYSRV0050"));
+    }
+
+    /**
+     * Runs a jboss-cli command while another thread asks the console's summary every 100 ms: each answer
+     * must come within {@link #ANSWER_WITHIN} with one of {@code statuses}.
+     */
+    private static AdoptedServer.CliResult cliWhileWatchingTheConsole(String command, Integer... statuses) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ExecutorService watcher = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.Future<List<Integer>> seen = watcher.submit(() -> {
+            List<Integer> answers = new ArrayList<>();
+            while (!done.get()) {
+                answers.add(summaryStatus());
+                Thread.sleep(100);
+            }
+            return answers;
+        });
+        try {
+            return server.cli(command);
+        } finally {
+            done.set(true);
+            List<Integer> answers = seen.get(1, java.util.concurrent.TimeUnit.MINUTES);
+            watcher.shutdown();
+            assertThat(answers).as("the console's answers during: " + command).isNotEmpty().allMatch(List.of(statuses)::contains);
+        }
+    }
+
+    private static void assertRefused(AdoptedServer.CliResult result) {
+        assertThat(result.exitCode()).as(result.output()).isNotZero();
+        assertThat(result.output()).as("the failure names the setting").contains("dispatch.partition-batch-size");
+    }
+
+    private static String cliOk(String command) {
+        AdoptedServer.CliResult result = server.cli(command);
+        assertThat(result.exitCode()).as(command + ": " + result.output()).isZero();
+        return result.output();
+    }
+
+    /** The summary, answered within {@link #ANSWER_WITHIN} (a request that blocks fails the test). */
+    private static HttpResponse<String> summary() {
+        return server.send("GET", "/dispatch/api/summary", ADMIN + ":" + ADMIN_PASSWORD, ANSWER_WITHIN);
+    }
+
+    private static int summaryStatus() {
+        return summary().statusCode();
+    }
+
+    private static void assertSummaryStatus(int status) {
+        await("summary " + status).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> summaryStatus() == status);
     }
 
     /**

@@ -33,14 +33,28 @@ final class UserArchives {
      * {@code application.xml} the README's maven-ear-plugin snippet generates.
      */
     static Path ear(Path artifacts, Path dir) {
+        return ear(artifacts, dir, "reports.ear", null);
+    }
+
+    /**
+     * As {@link #ear(Path, Path)}, named {@code name}; with {@code settings} as the engine module's
+     * {@code META-INF/microprofile-config.properties} (read at boot: a bad one fails the deployment).
+     */
+    static Path ear(Path artifacts, Path dir, String name, String settings) {
         JavaArchive userEjb = ShrinkWrap.create(JavaArchive.class, "reports-ejb.jar")
                 .addClasses(ReportPolicies.class, ReportBatchlet.class, ReportSubmitter.class)
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsManifestResource(JOB_XML, "batch-jobs/adopted-report.xml");
         WebArchive userWeb = ShrinkWrap.create(WebArchive.class, "reports-web.war")
                 .addClasses(ReportResource.class, ReportApplication.class);
-        EnterpriseArchive ear = ShrinkWrap.create(EnterpriseArchive.class, "reports.ear")
-                .addAsModule(artifacts.resolve("dispatch-ejb.jar").toFile(), "dispatch-ejb.jar")
+        JavaArchive engine = ShrinkWrap.create(ZipImporter.class, "dispatch-ejb.jar")
+                .importFrom(artifacts.resolve("dispatch-ejb.jar").toFile()).as(JavaArchive.class);
+        if (settings != null) {
+            // the engine module's own config file: jboss-modules does not import META-INF across modules
+            engine.addAsManifestResource(new StringAsset(settings), "microprofile-config.properties");
+        }
+        EnterpriseArchive ear = ShrinkWrap.create(EnterpriseArchive.class, name)
+                .addAsModule(engine)
                 .addAsModule(artifacts.resolve("dispatch-web.war").toFile(), "dispatch-web.war")
                 .addAsModule(userEjb)
                 .addAsModule(userWeb)
@@ -59,19 +73,25 @@ final class UserArchives {
 
     /**
      * {@code adopted.war}: everything of the user's in one WAR, the engine in {@code WEB-INF/lib}, the
-     * job XML in {@code WEB-INF/classes/META-INF/batch-jobs}, and the module alias from the
-     * configuration zip that lets the console's standalone WAR deploy beside it.
+     * job XML in {@code WEB-INF/classes/META-INF/batch-jobs}; nothing of the console's (its standalone
+     * WAR deploys beside it and finds the engine by name, ADR 0026).
      */
-    static Path war(Path artifacts, Path configDir, Path dir) {
-        WebArchive war = ShrinkWrap.create(WebArchive.class, "adopted.war")
+    static Path war(Path artifacts, Path dir) {
+        return war(artifacts, dir, "adopted.war", null);
+    }
+
+    /** As {@link #war(Path, Path)}, named {@code name}; with {@code settings} in its MicroProfile Config file. */
+    static Path war(Path artifacts, Path dir, String name, String settings) {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, name)
                 .addClasses(ReportPolicies.class, ReportBatchlet.class, ReportSubmitter.class, ReportResource.class,
                         ReportApplication.class)
                 .addAsResource(JOB_XML, "META-INF/batch-jobs/adopted-report.xml")
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml")
-                .addAsWebInfResource(configDir.resolve("engine-alias/WEB-INF/jboss-deployment-structure.xml").toFile(),
-                        "jboss-deployment-structure.xml")
                 .addAsLibrary(ShrinkWrap.create(ZipImporter.class, "dispatch-ejb.jar")
                         .importFrom(artifacts.resolve("dispatch-ejb.jar").toFile()).as(JavaArchive.class));
+        if (settings != null) {
+            war.addAsResource(new StringAsset(settings), "META-INF/microprofile-config.properties");
+        }
         return export(war, dir);
     }
 

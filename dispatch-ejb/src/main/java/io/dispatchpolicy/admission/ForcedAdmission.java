@@ -10,7 +10,7 @@ import java.util.List;
  * @param failures the errors of the jobs that failed, one line each
  * @param refused  why nothing was tried (the server is suspended), or null
  */
-public record ForcedAdmission(int admitted, int parked, List<String> failures, String refused) {
+public record ForcedAdmission(int admitted, int parked, List<String> failures, String refused) implements java.io.Serializable {
 
     /** Nothing admitted, nothing tried, for {@code why}. */
     public static ForcedAdmission refused(String why) {

@@ -13,7 +13,7 @@ import java.time.Instant;
  * @param value the value while the override lasts
  * @param until when it ends by itself; null: until an operator clears it
  */
-public record OverrideChange(String kind, String scope, String param, Double value, Instant until) {
+public record OverrideChange(String kind, String scope, String param, Double value, Instant until) implements java.io.Serializable {
 
     public static final String GATE = "gate";
 

@@ -23,6 +23,8 @@ import io.dispatchpolicy.upkeep.Maintainer;
 import io.dispatchpolicy.upkeep.MaintenanceTask;
 import io.dispatchpolicy.upkeep.RecoveryService;
 import io.dispatchpolicy.upkeep.Sweeper;
+import io.dispatchpolicy.console.EngineBeacon;
+import io.dispatchpolicy.console.monitoring.Monitoring;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -179,6 +181,7 @@ public class NodeLifecycle {
         followingSuspend = ServerSuspend.follow(new NodeSuspension(suspension, runners, jobs, settings::suspendJobWait,
                 suspendWorker, this::resumed));
         LOG.info(() -> "Dispatch node " + node.name() + " started as " + node.id());
+        EngineBeacon.raise(Monitoring.class.getClassLoader()); // the console may call in now (ADR 0026)
     }
 
     /**
@@ -268,6 +271,7 @@ public class NodeLifecycle {
 
     @PreDestroy
     void stop() {
+        EngineBeacon.lower(Monitoring.class.getClassLoader()); // first: the console stops calling in
         try {
             followingSuspend.close();
         } catch (Exception e) {

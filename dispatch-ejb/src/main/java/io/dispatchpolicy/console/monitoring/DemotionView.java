@@ -8,5 +8,5 @@ import java.time.Instant;
  * if it submits nothing more (to the counting resolution: a second, or a minute for windows over a
  * minute).
  */
-public record DemotionView(String tenant, String lane, String rule, int submissions, Instant until) {
+public record DemotionView(String tenant, String lane, String rule, int submissions, Instant until) implements java.io.Serializable {
 }

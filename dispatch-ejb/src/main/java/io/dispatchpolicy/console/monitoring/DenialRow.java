@@ -8,5 +8,5 @@ import java.time.Instant;
  * {@code pending} as the partition stands now (0 once it is swept).
  */
 public record DenialRow(long partitionId, String policyName, String partitionKey, String reason, Instant deniedAt,
-                        Instant nextEligibleAt, long pending, Instant since, int denials) {
+                        Instant nextEligibleAt, long pending, Instant since, int denials) implements java.io.Serializable {
 }

@@ -7,5 +7,5 @@ package io.dispatchpolicy.console.monitoring;
  * @param settings    its parameters as evaluated for this partition
  * @param state       tokens left, or current cap and smoothed lag; "-" before first use
  */
-public record GateView(String id, String settings, String state) {
+public record GateView(String id, String settings, String state) implements java.io.Serializable {
 }

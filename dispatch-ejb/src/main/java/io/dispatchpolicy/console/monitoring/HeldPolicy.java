@@ -7,5 +7,5 @@ package io.dispatchpolicy.console.monitoring;
  * @param value    its value
  * @param message  what is wrong, in words
  */
-public record HeldPolicy(String policy, String property, String value, String message) {
+public record HeldPolicy(String policy, String property, String value, String message) implements java.io.Serializable {
 }

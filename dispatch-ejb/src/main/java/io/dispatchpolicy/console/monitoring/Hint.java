@@ -5,7 +5,7 @@ package io.dispatchpolicy.console.monitoring;
  *
  * @param level {@code warning} or {@code critical}
  */
-public record Hint(String level, String text) {
+public record Hint(String level, String text) implements java.io.Serializable {
 
     public static Hint warning(String text) {
         return new Hint("warning", text);

@@ -8,5 +8,5 @@ package io.dispatchpolicy.console.monitoring;
  * @param share5m    … over five minutes
  * @param share15m   … over fifteen minutes
  */
-public record LaneView(String name, int weight, int min, long inFlight, Double share1m, Double share5m, Double share15m) {
+public record LaneView(String name, int weight, int min, long inFlight, Double share1m, Double share5m, Double share15m) implements java.io.Serializable {
 }

@@ -13,7 +13,7 @@ import java.util.List;
  * @param admits                   which shards this node admits: "every shard" or "shards [a, b]" (ADR 0014)
  */
 public record NodeStatus(String nodeName, Instant lastTickAt, Long secondsSinceLastTick,
-                         Instant databaseUnreachableSince, List<HeldPolicy> heldPolicies, String admits) {
+                         Instant databaseUnreachableSince, List<HeldPolicy> heldPolicies, String admits) implements java.io.Serializable {
 
     public boolean databaseReachable() {
         return databaseUnreachableSince == null;

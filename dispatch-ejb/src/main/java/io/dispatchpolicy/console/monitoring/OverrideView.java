@@ -15,5 +15,5 @@ import java.time.Instant;
  * @param at          when
  */
 public record OverrideView(String kind, String scope, String param, String value, String policyValue, Instant until,
-                           String by, Instant at) {
+                           String by, Instant at) implements java.io.Serializable {
 }

@@ -16,5 +16,5 @@ import java.util.List;
  */
 public record PartitionDetail(Partition partition, String contextJson, List<GateView> gates, long inFlight,
                               double admitsPerMinute, String waiting, List<StagedJobView> recentStaged,
-                              List<OverrideView> overrides, java.util.Map<String, List<String>> gateParams) {
+                              List<OverrideView> overrides, java.util.Map<String, List<String>> gateParams) implements java.io.Serializable {
 }

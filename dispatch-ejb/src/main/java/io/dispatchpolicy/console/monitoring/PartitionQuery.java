@@ -8,7 +8,7 @@ package io.dispatchpolicy.console.monitoring;
  * @param sortField  one of {@link #SORTABLE}; anything else sorts by pending jobs
  * @param ascending  sort direction
  */
-public record PartitionQuery(String policy, String keyContains, String sortField, boolean ascending, int first, int pageSize) {
+public record PartitionQuery(String policy, String keyContains, String sortField, boolean ascending, int first, int pageSize) implements java.io.Serializable {
 
     public static final java.util.Set<String> SORTABLE = java.util.Set.of("policyName", "partitionKey", "pendingCount",
             "parkedCount", "totalAdmitted", "decayedAdmits", "lastAdmittedAt", "nextEligibleAt", "lastDeniedAt");

@@ -18,5 +18,5 @@ import java.util.List;
 public record PolicySummary(String name, List<String> jobs, List<String> gates, boolean paused, long partitions,
                             long pending, long parked, long inFlight, Integer capacity, double admittedPerSecond5m,
                             List<KeyCount> denialReasons, List<TopPartition> topPending, List<TopPartition> topAdmitted,
-                            HeldPolicy held, List<LaneView> lanes, List<DemotionView> demoted) {
+                            HeldPolicy held, List<LaneView> lanes, List<DemotionView> demoted) implements java.io.Serializable {
 }

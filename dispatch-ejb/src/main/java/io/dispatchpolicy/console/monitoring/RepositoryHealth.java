@@ -12,5 +12,5 @@ import java.time.Instant;
  * @param retention        the retentions in force, as the console says them
  */
 public record RepositoryHealth(long instancesPruned, long executionsPruned, Instant lastPrunedAt, Instant oldestKept,
-                               String retention) {
+                               String retention) implements java.io.Serializable {
 }

@@ -8,5 +8,5 @@ import java.time.Instant;
  * submission it will be (2 and up: a retry).
  */
 public record StagedJobView(long submissionId, String jobName, String parametersJson, Instant stagedAt, int attempts,
-                            Instant parkedAt, String lastError, Long restartOf, int priority, Instant dueAt, int attempt) {
+                            Instant parkedAt, String lastError, Long restartOf, int priority, Instant dueAt, int attempt) implements java.io.Serializable {
 }

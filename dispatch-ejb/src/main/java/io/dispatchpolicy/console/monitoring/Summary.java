@@ -32,5 +32,5 @@ public record Summary(long pending, long parked, long inFlight, long dead, long 
                       List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
                       double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,
                       double failureRate, List<Hint> hints, NodeStatus node, RepositoryHealth repository,
-                      Instant generatedAt) {
+                      Instant generatedAt) implements java.io.Serializable {
 }

@@ -5,5 +5,5 @@ package io.dispatchpolicy.console.monitoring;
  *
  * @param count its pending jobs, or its admissions, as the list ranks them
  */
-public record TopPartition(long id, String key, long count) {
+public record TopPartition(long id, String key, long count) implements java.io.Serializable {
 }

@@ -8,5 +8,5 @@ package io.dispatchpolicy.console.monitoring;
  * @param partitions its partitions with jobs waiting
  * @param pending    the jobs waiting in them
  */
-public record UnservedShard(String shard, long partitions, long pending) {
+public record UnservedShard(String shard, long partitions, long pending) implements java.io.Serializable {
 }

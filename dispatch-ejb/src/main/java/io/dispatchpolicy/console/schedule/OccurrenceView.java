@@ -12,5 +12,5 @@ import java.time.Instant;
  * @param batchStatus  that execution's batch status, else null
  */
 public record OccurrenceView(long submissionId, String kind, String state, Instant runAt, Instant endedAt, String reason,
-                             Long executionId, String batchStatus) {
+                             Long executionId, String batchStatus) implements java.io.Serializable {
 }

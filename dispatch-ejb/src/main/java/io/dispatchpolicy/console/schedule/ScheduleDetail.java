@@ -13,5 +13,5 @@ import java.util.List;
  * @param cut       the last catch-up cut ("missed runs from … to … were skipped"), or null
  */
 public record ScheduleDetail(ScheduleSummary summary, ScheduleDefinition definition, List<OccurrenceView> upcoming,
-                             List<OccurrenceView> history, List<OccurrenceView> skipped, String cut) {
+                             List<OccurrenceView> history, List<OccurrenceView> skipped, String cut) implements java.io.Serializable {
 }

@@ -12,5 +12,5 @@ import java.util.List;
  * @param last      the most recent occurrence that is no longer future, if any
  */
 public record ScheduleSummary(String name, String source, String jobName, String when, String zone, boolean enabled,
-                              boolean catchUp, List<Instant> nextRuns, OccurrenceView last) {
+                              boolean catchUp, List<Instant> nextRuns, OccurrenceView last) implements java.io.Serializable {
 }

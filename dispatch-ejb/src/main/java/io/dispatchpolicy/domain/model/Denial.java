@@ -17,7 +17,7 @@ import java.util.List;
  * @param restoreCheckedAtMillis  when non-zero, its {@code last_checked_at} goes back to this value so
  *                                it stays at the front of the next claim
  */
-public record Denial(long partitionId, String policyName, String reason, Duration retryAfter, long restoreCheckedAtMillis) {
+public record Denial(long partitionId, String policyName, String reason, Duration retryAfter, long restoreCheckedAtMillis) implements java.io.Serializable {
 
     public static final String TICK_CAP_EXHAUSTED = "tick_cap_exhausted";
     /** The policy has its capacity in flight: the partition keeps its place at the front of the claim. */

@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  */
 public record ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                                  Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
-                                 Integer priority, String lane, boolean catchUp, boolean enabled, String runAs) {
+                                 Integer priority, String lane, boolean catchUp, boolean enabled, String runAs) implements java.io.Serializable {
 
     public static final ZoneId UTC = ZoneId.of("UTC");
 

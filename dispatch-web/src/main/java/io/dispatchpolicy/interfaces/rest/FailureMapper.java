@@ -1,6 +1,7 @@
 package io.dispatchpolicy.interfaces.rest;
 
 import io.dispatchpolicy.console.jobs.JobRequestRefused;
+import io.dispatchpolicy.interfaces.engine.EngineUnavailableException;
 import jakarta.json.Json;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -20,6 +21,14 @@ public class FailureMapper implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable failure) {
         if (failure instanceof WebApplicationException web) {
             return web.getResponse();
+        }
+        if (failure instanceof EngineUnavailableException unavailable) {
+            // the engine's deployment is absent, starting, stopping or failed: say so at once (ADR 0026)
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
+                    .header("Retry-After", "1")
+                    .entity(Json.createObjectBuilder().add("error", "The engine is unavailable")
+                            .add("reason", unavailable.getMessage()).add("since", unavailable.since().toString())
+                            .build().toString()).build();
         }
         if (failure instanceof io.dispatchpolicy.console.audit.ActionRefused refused) {
             // the user lacks the role the action needs: nothing changed, and the audit log says so

@@ -5,6 +5,7 @@ import io.dispatchpolicy.console.monitoring.HistoryPoint;
 import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.console.monitoring.PolicySummary;
 import io.dispatchpolicy.interfaces.engine.Engine;
+import io.dispatchpolicy.interfaces.engine.EngineUnavailableException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
@@ -37,6 +38,8 @@ public class SummaryResource {
     public Response summary() {
         try {
             return Response.ok(monitoring.summary()).build();
+        } catch (EngineUnavailableException noEngine) {
+            throw noEngine;
         } catch (RuntimeException databaseUnreachable) {
             return Response.status(Response.Status.SERVICE_UNAVAILABLE).entity(monitoring.nodeStatus()).build();
         }
