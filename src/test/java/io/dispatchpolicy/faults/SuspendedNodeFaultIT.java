@@ -44,8 +44,8 @@ class SuspendedNodeFaultIT {
     @Test
     void aSuspendedNodeAdmitsNothingWhileTheOtherKeepsAdmittingAndItAdmitsAgainOnResume() throws SQLException {
         FaultSettings settings = FaultSettings.fromSystemProperties();
-        // Sharded by tenant parity, so that each node has work only it admits: a node that admits freely takes
-        // every slot the caps leave (issue 34), and a's admissions after the resume would prove nothing.
+        // Sharded by tenant parity, so that each node has work only it admits: otherwise b, alone while a is
+        // suspended, could drain what a would admit after its resume, and a's admissions would prove nothing.
         List<ServerSpec> specs = List.of(
                 ServerSpec.named(B, 100).withNodeName("fault-node-b").withProperties("-Ddispatch.shards=" + FaultPolicies.ODD),
                 ServerSpec.named(A, 0).withNodeName("fault-node-a").withProperties("-Ddispatch.shards=" + FaultPolicies.EVEN));

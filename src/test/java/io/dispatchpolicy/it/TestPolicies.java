@@ -66,6 +66,12 @@ public class TestPolicies {
         return byTenantWith("it-metrics-capped").gate(Gate.concurrency(1)).build();
     }
 
+    /** No gate, no capacity: only the node's batch threads bound it (NodeThreadsIT). */
+    @Produces
+    Policy threads() {
+        return byTenantWith("it-threads").build();
+    }
+
     @Produces
     Policy concurrent() {
         return byTenantWith("it-concurrent").build();

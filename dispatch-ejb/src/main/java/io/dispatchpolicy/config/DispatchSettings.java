@@ -42,6 +42,7 @@ public class DispatchSettings {
     public static final String ADAPTER_THROUGHPUT_TARGET = "dispatch.adapter-throughput-target";
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
+    public static final String NODE_THREADS = "dispatch.node-threads";
     public static final String DATASOURCE = "dispatch.datasource";
     public static final String SCHEDULE_WATCHDOG_INTERVAL = "dispatch.schedule-watchdog-interval";
     public static final String TICK_WORKERS = "dispatch.tick-workers";
@@ -63,7 +64,7 @@ public class DispatchSettings {
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, AUDIT_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
             SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
-            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT);
+            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -106,6 +107,22 @@ public class DispatchSettings {
     /** Half-life of the decayed-admits average; empty when fairness is off. */
     public Optional<Duration> fairnessHalfLife() {
         return optionalSeconds(FAIRNESS_HALF_LIFE, DEFAULT_FAIRNESS_HALF_LIFE_SECONDS);
+    }
+
+    /** {@link #nodeThreads()}'s value for {@code auto}: what the batch thread pool can start. */
+    public static final int NODE_THREADS_AUTO = 0;
+
+    /**
+     * Jobs this node may have queued or running at once (its runners), so it admits only what its threads
+     * can start (ADR 0027): a number, {@code auto} ({@link #NODE_THREADS_AUTO}: what the batch pool can
+     * start), or empty — the default, no limit (the pool queues what it cannot start).
+     */
+    public OptionalInt nodeThreads() {
+        Optional<String> raw = raw(NODE_THREADS).map(String::strip);
+        if (raw.isPresent() && raw.get().equalsIgnoreCase("auto")) {
+            return OptionalInt.of(NODE_THREADS_AUTO);
+        }
+        return optionalPositiveInt(NODE_THREADS);
     }
 
     /** Admissions per tick iteration per policy, shared fairly; empty for none. */
@@ -285,6 +302,7 @@ public class DispatchSettings {
         executionRetention();
         failedExecutionRetention();
         suspendJobWait();
+        nodeThreads();
         adapterThroughputTarget();
         tickEnabled();
         // An unknown name fails nothing: it is reported (SettingNames), since a name written live that failed

@@ -31,12 +31,35 @@ final class Admitter {
     private final TickSignal signal;
     private final IterationReport report;
     private final List<Denial> denials = new ArrayList<>();
+    /** This node's batch threads left to fill in this iteration ({@code BatchThreads}): no job is admitted past them. */
+    private int room;
+    /** Partitions this iteration already handed to the admission: a top-up that finds no thread leaves them be. */
+    private final java.util.Set<Long> served = new java.util.HashSet<>();
 
     Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report) {
+        this(admission, outage, signal, report, Integer.MAX_VALUE);
+    }
+
+    Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report, int room) {
         this.admission = admission;
         this.outage = outage;
         this.signal = signal;
         this.report = report;
+        this.room = room;
+    }
+
+    /** Free batch threads of this node left to this iteration. */
+    int room() {
+        return room;
+    }
+
+    /** One job that bypasses the gates (a due restart) may take a thread: @return whether one is left. */
+    boolean takeThread() {
+        if (room <= 0) {
+            return false;
+        }
+        room--;
+        return true;
     }
 
     /** The iteration's denials so far, written back in one statement at its end. */
@@ -61,8 +84,16 @@ final class Admitter {
 
     /** Admits up to {@code limit} of one partition's jobs in a transaction of its own; @return admitted. */
     int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit) {
+        if (room <= 0) {
+            if (!served.contains(p.id())) {
+                // every thread of this node is taken: the partition keeps its place for any node with a free one
+                keepPlace(p, Denial.NODE_THREADS_BUSY);
+            }
+            return 0;
+        }
+        served.add(p.id());
         try {
-            return settle(p, policy, admission.admit(p, policy, limit));
+            return settle(p, policy, admission.admit(p, policy, Math.min(limit, room)));
         } catch (JobAdmissionException e) {
             if (outage.absorbs(e)) {
                 throw e; // not the job's fault: no attempt is counted against it
@@ -84,8 +115,10 @@ final class Admitter {
 
     /** One group's transaction; when it fails, each partition again on its own, so a failure stays with its partition. */
     int admitGroup(EffectivePolicy policy, List<ClaimedPartition> group, int batch) {
-        if (group.size() > 1) {
+        long wanted = group.stream().mapToLong(p -> Math.min(batch, p.pending())).sum();
+        if (group.size() > 1 && wanted <= room) {
             try {
+                group.forEach(p -> served.add(p.id()));
                 List<AdmissionOutcome> outcomes = admission.admitTogether(group, policy, batch);
                 int admitted = 0;
                 for (int i = 0; i < group.size(); i++) {
@@ -119,6 +152,7 @@ final class Admitter {
             }
         }
         report.admitted(outcome.admitted());
+        room -= outcome.admitted();
         return outcome.admitted();
     }
 }

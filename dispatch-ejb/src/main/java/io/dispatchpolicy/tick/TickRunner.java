@@ -6,6 +6,7 @@ import io.dispatchpolicy.admission.JobAdmissionException;
 import io.dispatchpolicy.admission.PolicyStateRepository;
 import io.dispatchpolicy.admission.PolicyStates;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.infrastructure.jberet.BatchThreads;
 import io.dispatchpolicy.domain.lane.LaneClock;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
@@ -114,6 +115,9 @@ public class TickRunner {
     DispatchSettings settings;
 
     @Inject
+    BatchThreads threads;
+
+    @Inject
     EngineMetrics metrics;
 
     /** Runs one tick while {@code keepGoing} holds; @return what it did. */
@@ -162,10 +166,26 @@ public class TickRunner {
      */
     public IterationReport iterate() {
         IterationReport report = new IterationReport();
-        Admitter admitter = new Admitter(admission, outage, signal, report);
         steps.promoteDue(PROMOTE_BATCH);
-        for (DueBypass due : steps.bypassedDue(BYPASS_BATCH)) {
-            report.admitted(admitBypassed(due));
+        // this node admits only what its batch threads can start (ADR 0027); none free: nothing is claimed,
+        // the work stays for any node with a free thread, and this tick sleeps until one of its own frees
+        int room = threads.reserve(Integer.MAX_VALUE);
+        try {
+            return room == 0 ? report : admitWithin(room, report);
+        } finally {
+            threads.unreserve(room);
+        }
+    }
+
+    private IterationReport admitWithin(int room, IterationReport report) {
+        Admitter admitter = new Admitter(admission, outage, signal, report, room);
+        for (DueBypass due : steps.bypassedDue(Math.min(BYPASS_BATCH, room))) {
+            if (admitter.takeThread()) {
+                report.admitted(admitBypassed(due));
+            }
+        }
+        if (admitter.room() == 0) {
+            return report;
         }
         List<ClaimedPartition> claimed = steps.claim(settings.partitionBatchSize());
         report.claimed(claimed.size());

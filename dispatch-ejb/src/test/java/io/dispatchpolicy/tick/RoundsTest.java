@@ -156,6 +156,34 @@ class RoundsTest {
         assertThat(admission.transactions).isEqualTo(3);
     }
 
+    @Test
+    void noMoreIsAdmittedThanTheNodesFreeThreadsAndTheRestKeepTheirPlaceSayingWhy() {
+        Admitter threeThreads = new Admitter(admission, new DatabaseOutage(), new TickSignal(), report, 3);
+        List<ClaimedPartition> claimed = IntStream.rangeClosed(1, 4).mapToObj(i -> partition(i, 2, 0, "")).toList();
+        int admitted = PolicyRound.admit(policy(10, null, null, List.of()), claimed, OptionalInt.empty(), Denial.TICK_CAP_EXHAUSTED, 0,
+                threeThreads);
+        assertThat(admitted).isEqualTo(3);
+        assertThat(admission.together).as("the group wanted 8 of 3 threads: one partition at a time").isEmpty();
+        assertThat(admission.admitted(1)).isEqualTo(2);
+        assertThat(admission.admitted(2)).isEqualTo(1);
+        assertThat(threeThreads.room()).isZero();
+        assertThat(threeThreads.denials()).extracting(d -> d.partitionId() + " " + d.reason())
+                .containsExactly("3 " + Denial.NODE_THREADS_BUSY, "4 " + Denial.NODE_THREADS_BUSY);
+    }
+
+    @Test
+    void aTopUpThatFindsNoThreadLeavesAnAdmittedPartitionUndenied() {
+        Admitter fiveThreads = new Admitter(admission, new DatabaseOutage(), new TickSignal(), report, 5);
+        List<ClaimedPartition> claimed = List.of(partition(1, 1, 0, ""), partition(2, 50, 0, ""), partition(3, 50, 0, ""));
+        int admitted = PolicyRound.admit(policy(100, 12, null, List.of()), claimed, OptionalInt.of(12), Denial.TICK_CAP_EXHAUSTED, 0,
+                fiveThreads);
+        assertThat(admitted).as("the budget is 12, the threads 5").isEqualTo(5);
+        assertThat(admission.admitted(1) + admission.admitted(2)).isEqualTo(5);
+        assertThat(fiveThreads.denials()).extracting(d -> d.partitionId() + " " + d.reason())
+                .as("partition 2's top-up found no thread: it admitted, so only the unreached partition 3 is denied")
+                .containsExactly("3 " + Denial.NODE_THREADS_BUSY);
+    }
+
     /** Lanes a, b, c weighing 6:3:1, one partition of 100 jobs each (ids 1, 2, 3), a capacity of 10 and nothing in flight. */
     private int sixThreeOneWithTenFreeSlots() {
         List<Lane> lanes = List.of(new Lane("a", 6, 0), new Lane("b", 3, 0), new Lane("c", 1, 0));

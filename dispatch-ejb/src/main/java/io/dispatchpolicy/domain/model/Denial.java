@@ -26,8 +26,11 @@ public record Denial(long partitionId, String policyName, String reason, Duratio
     public static final String GATE_PARAMETER_INVALID = "gate_parameter_invalid";
     public static final String INVALID_SETTINGS = "invalid_settings";
     public static final String UNKNOWN_POLICY = "unknown_policy";
+    /** Every batch thread of the node that claimed it is taken: another node with a free one may admit it. */
+    public static final String NODE_THREADS_BUSY = "node_threads_busy";
 
     /** Every reason a partition can be denied for: the gates' own, then the tick's. */
     public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
-            CAPACITY_FULL, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY);
+            CAPACITY_FULL, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
+            NODE_THREADS_BUSY);
 }

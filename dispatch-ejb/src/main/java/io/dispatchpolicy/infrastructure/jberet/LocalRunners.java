@@ -1,6 +1,8 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
+import io.dispatchpolicy.node.TickSignal;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.util.Set;
@@ -25,6 +27,11 @@ public class LocalRunners {
     private final Object drained = new Object();
     private volatile boolean closing;
     private volatile boolean startsHeld;
+    /** Set when the tick found no free thread ({@link BatchThreads}): the next release wakes it. */
+    private final java.util.concurrent.atomic.AtomicBoolean wakeOnRelease = new java.util.concurrent.atomic.AtomicBoolean();
+
+    @Inject
+    TickSignal signal;
 
     void hold(long executionId) {
         held.merge(executionId, 1, Integer::sum);
@@ -38,11 +45,24 @@ public class LocalRunners {
     void release(long executionId) {
         running.remove(executionId);
         held.computeIfPresent(executionId, (id, n) -> n == 1 ? null : n - 1);
+        if (wakeOnRelease.get() && wakeOnRelease.compareAndSet(true, false)) {
+            signal.workArrived(); // a thread is free: the tick that found none admits now
+        }
         if (held.isEmpty()) {
             synchronized (drained) {
                 drained.notifyAll();
             }
         }
+    }
+
+    /** How many executions have a runner in this JVM now, queued or running: the batch threads they take. */
+    public int heldCount() {
+        return held.size();
+    }
+
+    /** The next runner to end wakes the tick (it found every thread taken). */
+    void wakeOnRelease() {
+        wakeOnRelease.set(true);
     }
 
     /** True while a runner of this execution lives in this JVM. */
