@@ -46,18 +46,20 @@ final class ByValue implements InvocationHandler {
     };
 
     private final Object target;
+    private final Class<?> view;
     private final ClassLoader engine;
     private final ClassLoader console;
     private final Map<Method, Method> methods = new ConcurrentHashMap<>();
 
     /**
      * @param target  the engine's EJB proxy, implementing the engine's copy of the interface
-     * @param engine  the class loader of the engine's copy
+     * @param view    the engine's copy of the interface ({@link #view})
      * @param console the class loader of the console's copy
      */
-    ByValue(Object target, ClassLoader engine, ClassLoader console) {
+    ByValue(Object target, Class<?> view, ClassLoader console) {
         this.target = target;
-        this.engine = engine;
+        this.view = view;
+        this.engine = view.getClassLoader();
         this.console = console;
     }
 
@@ -89,16 +91,23 @@ final class ByValue implements InvocationHandler {
                 theirs[i] = types[i].isPrimitive() || types[i].getClassLoader() == null
                         ? types[i] : Class.forName(types[i].getName(), false, engine);
             }
-            for (Class<?> view : target.getClass().getInterfaces()) {
-                if (view.getName().equals(method.getDeclaringClass().getName())) {
-                    return view.getMethod(method.getName(), theirs);
-                }
-            }
-            throw new IllegalStateException("the engine's service implements no " + method.getDeclaringClass().getName());
+            return view.getMethod(method.getName(), theirs);
         } catch (ClassNotFoundException | NoSuchMethodException e) {
             throw new IllegalStateException("The engine's deployment has another version of the console's contract ("
                     + method + "): deploy the console of the same release", e);
         }
+    }
+
+    /** The interface {@code bean} implements under {@code type}'s name (another class loader's copy); null if none. */
+    static Class<?> view(Object bean, Class<?> type) {
+        if (bean != null) {
+            for (Class<?> view : bean.getClass().getInterfaces()) {
+                if (view.getName().equals(type.getName())) {
+                    return view;
+                }
+            }
+        }
+        return null;
     }
 
     /** {@code value} rebuilt with the classes of {@code loader}; immutable JDK values as they are. */

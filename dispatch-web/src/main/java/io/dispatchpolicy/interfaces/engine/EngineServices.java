@@ -331,15 +331,8 @@ public class EngineServices {
 
     /** The class loader of {@code bean}'s copy of {@code type}; null when it has none. */
     private static ClassLoader contractLoader(Object bean, Class<?> type) {
-        if (bean == null) {
-            return null;
-        }
-        for (Class<?> view : bean.getClass().getInterfaces()) {
-            if (view.getName().equals(type.getName())) {
-                return view.getClassLoader();
-            }
-        }
-        return null;
+        Class<?> view = ByValue.view(bean, type);
+        return view == null ? null : view.getClassLoader();
     }
 
     /** The engine's EJB as the console's type: itself in an EAR, a by-value bridge across class loaders. */
@@ -347,13 +340,9 @@ public class EngineServices {
         if (bean == null || type.isInstance(bean)) {
             return bean;
         }
-        for (Class<?> view : bean.getClass().getInterfaces()) {
-            if (view.getName().equals(type.getName())) {
-                return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                        new ByValue(bean, view.getClassLoader(), type.getClassLoader()));
-            }
-        }
-        return null;
+        Class<?> view = ByValue.view(bean, type);
+        return view == null ? null : Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+                new ByValue(bean, view, type.getClassLoader()));
     }
 
     /** Bindings below {@code name} ending in {@code suffix}, in name order (so the choice is stable). */
