@@ -228,6 +228,26 @@ class BadInputIT extends EngineTest {
     }
 
     @Test
+    void nodeThreadsOrAQueueWaitThatIsNoNumberFailsTheBootChecks() {
+        set(DispatchSettings.NODE_THREADS, "lots");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessage("Invalid value 'lots' for dispatch.node-threads: expected a whole number >= 1, auto or unlimited");
+        set(DispatchSettings.NODE_THREADS, "0");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessage("Invalid value '0' for dispatch.node-threads: expected a whole number >= 1, auto or unlimited");
+        set(DispatchSettings.NODE_THREADS, "Unlimited");
+        settings.validate();
+        assertThat(settings.nodeThreads()).isEmpty();
+
+        set(DispatchSettings.NODE_QUEUE_WAIT, "soon");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessageStartingWith("Invalid value 'soon' for dispatch.node-queue-wait");
+        set(DispatchSettings.NODE_QUEUE_WAIT, "off");
+        settings.validate();
+        assertThat(settings.nodeQueueWait()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
     void anAuditRetentionThatIsNoNumberFailsTheBootChecks() {
         set(DispatchSettings.AUDIT_RETENTION, "soon");
         assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)

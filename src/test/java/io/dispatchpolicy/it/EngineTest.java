@@ -21,8 +21,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Base of the engine's system tests: the node's own tick is stopped ({@code dispatch.tick-enabled},
- * as an operator would) so each test drives tick iterations itself and counts exactly; settings a
- * test changes are put back afterwards.
+ * as an operator would) so each test drives tick iterations itself and counts exactly, on a node whose
+ * threads admit everything ({@code dispatch.node-threads=unlimited}, unless the test sets them); settings
+ * a test changes are put back afterwards.
  */
 abstract class EngineTest extends SystemTest {
 
@@ -44,6 +45,9 @@ abstract class EngineTest extends SystemTest {
     @BeforeEach
     void stopTheNodesTick() {
         set("dispatch.tick-enabled", "false");
+        // the gates' and rounds' counts are the subject here, not this node's threads (NodeThreadsIT's):
+        // a test admits what its policy allows in one iteration, as on a node with threads to spare
+        set("dispatch.node-threads", "unlimited");
         // no tick running, and none starting, for longer than the idle chain's one-second poll
         await().atMost(Duration.ofSeconds(30)).during(Duration.ofMillis(1_500)).until(() -> !timer.isTicking());
         ticksBefore = timer.ticksStarted();

@@ -43,6 +43,7 @@ public class DispatchSettings {
     public static final String NODE_NAME = "dispatch.node-name";
     public static final String TICK_ENABLED = "dispatch.tick-enabled";
     public static final String NODE_THREADS = "dispatch.node-threads";
+    public static final String NODE_QUEUE_WAIT = "dispatch.node-queue-wait";
     public static final String DATASOURCE = "dispatch.datasource";
     public static final String SCHEDULE_WATCHDOG_INTERVAL = "dispatch.schedule-watchdog-interval";
     public static final String TICK_WORKERS = "dispatch.tick-workers";
@@ -64,7 +65,7 @@ public class DispatchSettings {
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, AUDIT_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
             SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
-            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS);
+            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS, NODE_QUEUE_WAIT);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -113,16 +114,31 @@ public class DispatchSettings {
     public static final int NODE_THREADS_AUTO = 0;
 
     /**
-     * Jobs this node may have queued or running at once (its runners), so it admits only what its threads
-     * can start (ADR 0027): a number, {@code auto} ({@link #NODE_THREADS_AUTO}: what the batch pool can
-     * start), or empty — the default, no limit (the pool queues what it cannot start).
+     * The jobs this node may run at once, so it admits only what its threads can start (ADR 0027): a
+     * number, {@code auto} — the default — for what the batch pool can start ({@link #NODE_THREADS_AUTO}),
+     * or {@code unlimited} (empty) to admit without counting threads (the pool queues what it cannot start).
      */
     public OptionalInt nodeThreads() {
         Optional<String> raw = raw(NODE_THREADS).map(String::strip);
-        if (raw.isPresent() && raw.get().equalsIgnoreCase("auto")) {
+        if (raw.isEmpty() || raw.get().equalsIgnoreCase("auto")) {
             return OptionalInt.of(NODE_THREADS_AUTO);
         }
-        return optionalPositiveInt(NODE_THREADS);
+        if (raw.get().equalsIgnoreCase("unlimited")) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(parsePositiveInt(NODE_THREADS, raw.get()));
+        } catch (InvalidSettingException e) {
+            throw new InvalidSettingException(NODE_THREADS, raw.get(), "a whole number >= 1, auto or unlimited");
+        }
+    }
+
+    /**
+     * The wait in this node's pool that admission may queue jobs for beyond its threads (ADR 0027): jobs
+     * shorter than a tick iteration would otherwise leave threads idle until the next one. {@code off}: none.
+     */
+    public Duration nodeQueueWait() {
+        return optionalSeconds(NODE_QUEUE_WAIT, 0.1).orElse(Duration.ZERO);
     }
 
     /** Admissions per tick iteration per policy, shared fairly; empty for none. */
@@ -303,6 +319,7 @@ public class DispatchSettings {
         failedExecutionRetention();
         suspendJobWait();
         nodeThreads();
+        nodeQueueWait();
         adapterThroughputTarget();
         tickEnabled();
         // An unknown name fails nothing: it is reported (SettingNames), since a name written live that failed

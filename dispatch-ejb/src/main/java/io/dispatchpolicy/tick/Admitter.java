@@ -35,22 +35,78 @@ final class Admitter {
     private int room;
     /** Partitions this iteration already handed to the admission: a top-up that finds no thread leaves them be. */
     private final java.util.Set<Long> served = new java.util.HashSet<>();
+    /** Jobs admitted per partition in this iteration. */
+    private final java.util.Map<Long, Integer> admittedBy = new java.util.HashMap<>();
+
+    /** Given the threads each admission took from the iteration's reservation (its runners hold them now). */
+    private final java.util.function.IntConsumer handBack;
+    private int handedBack;
+    /** False when the node's threads are not counted ({@code dispatch.node-threads=unlimited}): nothing to hand back. */
+    private final boolean counted;
 
     Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report) {
         this(admission, outage, signal, report, Integer.MAX_VALUE);
     }
 
     Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report, int room) {
+        this(admission, outage, signal, report, room, n -> { });
+    }
+
+    Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report, int room,
+             java.util.function.IntConsumer handBack) {
         this.admission = admission;
         this.outage = outage;
         this.signal = signal;
         this.report = report;
         this.room = room;
+        this.counted = room != Integer.MAX_VALUE;
+        this.handBack = handBack;
+    }
+
+    /** Threads handed back from the reservation so far: what the iteration's admissions' runners hold. */
+    int handedBack() {
+        return handedBack;
+    }
+
+    /** A due restart that bypassed the gates took the thread {@link #takeThread} gave it ({@code admitted} 1) or not (0). */
+    void admittedBypassing(int admitted) {
+        report.admitted(admitted);
+        if (admitted == 0) {
+            room++; // nothing holds the thread: the iteration may still fill it
+        } else {
+            taken(admitted);
+        }
+    }
+
+    private void taken(int n) {
+        if (n > 0 && counted) {
+            handedBack += n;
+            handBack.accept(n);
+        }
     }
 
     /** Free batch threads of this node left to this iteration. */
     int room() {
         return room;
+    }
+
+    /**
+     * What each of {@code partitions} may take when this node's free threads bind: its equal part of them
+     * (at least one; the claim took no more partitions than there is room), so every partition reached gets
+     * a job and they share one transaction, instead of the first taking every thread and the rest being
+     * denied; {@code batch} when the room covers them all.
+     */
+    int shareOfRoom(List<ClaimedPartition> partitions, int batch) {
+        long wanted = partitions.stream().mapToLong(p -> Math.min(batch, p.pending())).sum();
+        if (wanted <= room || partitions.isEmpty()) {
+            return batch;
+        }
+        return Math.max(1, Math.min(batch, room / partitions.size()));
+    }
+
+    /** Jobs this iteration admitted of partition {@code id} so far. */
+    int admittedFrom(long id) {
+        return admittedBy.getOrDefault(id, 0);
     }
 
     /** One job that bypasses the gates (a due restart) may take a thread: @return whether one is left. */
@@ -153,6 +209,8 @@ final class Admitter {
         }
         report.admitted(outcome.admitted());
         room -= outcome.admitted();
+        taken(outcome.admitted());
+        admittedBy.merge(p.id(), outcome.admitted(), Integer::sum);
         return outcome.admitted();
     }
 }

@@ -66,7 +66,7 @@ final class PolicyRound {
         int batch = policy.admissionBatchSize();
         TickBudget budget = new TickBudget(left, ordered.size());
         if (!budget.limited() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
-            return inGroups(policy, ordered, batch, admitter);
+            return inGroups(policy, ordered, admitter.shareOfRoom(ordered, batch), batch, admitter);
         }
         Map<Long, Integer> admittedBy = new HashMap<>();
         List<ClaimedPartition> filled = new ArrayList<>();
@@ -100,21 +100,33 @@ final class PolicyRound {
      * what the others took, so consecutive partitions share a transaction until together they wait for a
      * batch: a transaction admits about a batch of jobs whether they come from one busy partition or from
      * many with a few each, and the cost of a transaction (its commit, its locks' statement) is paid per
-     * batch, not per partition (ADR 0016). @return admitted
+     * batch, not per partition (ADR 0016). Each partition takes at most {@code share}: a batch, or its part
+     * of this node's free threads when they bind (ADR 0027). @return admitted
      */
-    private static int inGroups(EffectivePolicy policy, List<ClaimedPartition> ordered, int batch, Admitter admitter) {
+    private static int inGroups(EffectivePolicy policy, List<ClaimedPartition> ordered, int share, int batch, Admitter admitter) {
         int admitted = 0;
         List<ClaimedPartition> group = new ArrayList<>();
         int waiting = 0;
         for (ClaimedPartition p : ordered) {
             group.add(p);
-            waiting += Math.min(batch, p.pending());
-            if (waiting >= batch) {
-                admitted += admitter.admitGroup(policy, group, batch);
+            waiting += Math.min(share, p.pending());
+            if (waiting >= Math.min(batch, admitter.room())) { // a group never wants more than the free threads
+                admitted += admitter.admitGroup(policy, group, share);
                 group.clear();
                 waiting = 0;
             }
         }
-        return group.isEmpty() ? admitted : admitted + admitter.admitGroup(policy, group, batch);
+        if (!group.isEmpty()) {
+            admitted += admitter.admitGroup(policy, group, share);
+        }
+        // equal parts leave the remainder of the threads (7 of 15 each for two partitions: one): the first
+        // partitions with more waiting take it, so no thread is left empty for want of a share
+        for (int i = 0; i < ordered.size() && share < batch && admitter.room() > 0; i++) {
+            ClaimedPartition p = ordered.get(i);
+            if (p.pending() > share && admitter.admittedFrom(p.id()) == share) { // took its whole share: nothing denied it
+                admitted += admitter.admitOne(p, policy, Math.min(admitter.room(), batch - share));
+            }
+        }
+        return admitted;
     }
 }

@@ -170,24 +170,31 @@ public class TickRunner {
         // this node admits only what its batch threads can start (ADR 0027); none free: nothing is claimed,
         // the work stays for any node with a free thread, and this tick sleeps until one of its own frees
         int room = threads.reserve(Integer.MAX_VALUE);
+        if (room == 0) {
+            return report;
+        }
+        // each admission hands its threads from the reservation to the runners it created (held from inside
+        // its transaction), so other workers see them free again at once rather than at this iteration's end
+        Admitter admitter = new Admitter(admission, outage, signal, report, room, threads::unreserve);
         try {
-            return room == 0 ? report : admitWithin(room, report);
+            return admitWithin(admitter, report);
         } finally {
-            threads.unreserve(room);
+            threads.unreserve(room - admitter.handedBack());
         }
     }
 
-    private IterationReport admitWithin(int room, IterationReport report) {
-        Admitter admitter = new Admitter(admission, outage, signal, report, room);
+    private IterationReport admitWithin(Admitter admitter, IterationReport report) {
+        int room = admitter.room();
         for (DueBypass due : steps.bypassedDue(Math.min(BYPASS_BATCH, room))) {
             if (admitter.takeThread()) {
-                report.admitted(admitBypassed(due));
+                admitter.admittedBypassing(admitBypassed(due));
             }
         }
         if (admitter.room() == 0) {
             return report;
         }
-        List<ClaimedPartition> claimed = steps.claim(settings.partitionBatchSize());
+        // no more partitions than jobs this node can take: the rest stay unclaimed, first in line for any node
+        List<ClaimedPartition> claimed = steps.claim(Math.min(settings.partitionBatchSize(), admitter.room()));
         report.claimed(claimed.size());
         List<String> laned = policies.lanedPolicyNames();
         if (claimed.isEmpty() && laned.isEmpty()) {
@@ -269,10 +276,14 @@ public class TickRunner {
      * ({@link LaneRound}), or, when nothing is, each admits as a policy without lanes.
      */
     private void admitLanes(EffectivePolicy policy, long now, Admitter admitter, IterationReport report) {
+        if (admitter.room() == 0) {
+            return; // this node's threads are taken: the lanes' partitions stay unclaimed for any node
+        }
         int totalWeight = policy.lanes().stream().mapToInt(Lane::weight).sum();
         List<List<ClaimedPartition>> claimed = new ArrayList<>();
         for (Lane lane : policy.lanes()) {
-            int limit = (int) Math.max(1, Math.ceil(settings.partitionBatchSize() * (double) lane.weight() / totalWeight));
+            int limit = (int) Math.max(1, Math.ceil(Math.min(settings.partitionBatchSize(), admitter.room())
+                    * (double) lane.weight() / totalWeight));
             List<ClaimedPartition> ofLane = steps.claimLane(policy.name(), lane.name(), limit);
             report.alsoClaimed(ofLane.size());
             claimed.add(PolicyRound.ordered(policy, ofLane, now));

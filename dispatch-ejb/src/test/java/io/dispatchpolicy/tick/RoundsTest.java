@@ -157,18 +157,48 @@ class RoundsTest {
     }
 
     @Test
-    void noMoreIsAdmittedThanTheNodesFreeThreadsAndTheRestKeepTheirPlaceSayingWhy() {
+    void theNodesFreeThreadsAreSharedByThePartitionsReachedAndTheRestKeepTheirPlaceSayingWhy() {
         Admitter threeThreads = new Admitter(admission, new DatabaseOutage(), new TickSignal(), report, 3);
         List<ClaimedPartition> claimed = IntStream.rangeClosed(1, 4).mapToObj(i -> partition(i, 2, 0, "")).toList();
         int admitted = PolicyRound.admit(policy(10, null, null, List.of()), claimed, OptionalInt.empty(), Denial.TICK_CAP_EXHAUSTED, 0,
                 threeThreads);
         assertThat(admitted).isEqualTo(3);
-        assertThat(admission.together).as("the group wanted 8 of 3 threads: one partition at a time").isEmpty();
-        assertThat(admission.admitted(1)).isEqualTo(2);
-        assertThat(admission.admitted(2)).isEqualTo(1);
+        assertThat(admission.together).as("8 wanted of 3 threads: a job each for the first three, in one transaction")
+                .containsExactly(List.of(1L, 2L, 3L));
+        assertThat(List.of(admission.admitted(1), admission.admitted(2), admission.admitted(3), admission.admitted(4)))
+                .containsExactly(1, 1, 1, 0);
         assertThat(threeThreads.room()).isZero();
         assertThat(threeThreads.denials()).extracting(d -> d.partitionId() + " " + d.reason())
-                .containsExactly("3 " + Denial.NODE_THREADS_BUSY, "4 " + Denial.NODE_THREADS_BUSY);
+                .containsExactly("4 " + Denial.NODE_THREADS_BUSY);
+    }
+
+    @Test
+    void busyPartitionsShareTheFreeThreadsEquallyInOneTransaction() {
+        List<Integer> handedBack = new ArrayList<>();
+        Admitter sixThreads = new Admitter(admission, new DatabaseOutage(), new TickSignal(), report, 6, handedBack::add);
+        List<ClaimedPartition> claimed = IntStream.rangeClosed(1, 3).mapToObj(i -> partition(i, 100, 0, "")).toList();
+        int admitted = PolicyRound.admit(policy(100, null, null, List.of()), claimed, OptionalInt.empty(), Denial.TICK_CAP_EXHAUSTED, 0,
+                sixThreads);
+        assertThat(admitted).isEqualTo(6);
+        assertThat(List.of(admission.admitted(1), admission.admitted(2), admission.admitted(3))).containsExactly(2, 2, 2);
+        assertThat(admission.together).containsExactly(List.of(1L, 2L, 3L));
+        assertThat(admission.transactions).isEqualTo(1);
+        assertThat(sixThreads.denials()).isEmpty();
+        assertThat(handedBack).as("the reservation's threads go to the runners as the transaction admits them").containsExactly(2, 2, 2);
+        assertThat(sixThreads.handedBack()).isEqualTo(6);
+    }
+
+    @Test
+    void theRemainderOfAnEqualShareOfThreadsGoesToTheFirstPartitionsWithMoreWaiting() {
+        Admitter sevenThreads = new Admitter(admission, new DatabaseOutage(), new TickSignal(), report, 7);
+        List<ClaimedPartition> claimed = List.of(partition(1, 100, 0, ""), partition(2, 100, 0, ""));
+        int admitted = PolicyRound.admit(policy(100, null, null, List.of()), claimed, OptionalInt.empty(), Denial.TICK_CAP_EXHAUSTED, 0,
+                sevenThreads);
+        assertThat(admitted).isEqualTo(7);
+        assertThat(List.of(admission.admitted(1), admission.admitted(2))).containsExactly(4, 3);
+        assertThat(admission.transactions).as("the shares together, then the remainder").isEqualTo(2);
+        assertThat(sevenThreads.room()).isZero();
+        assertThat(sevenThreads.denials()).isEmpty();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.dispatchpolicy.infrastructure.jberet;
 
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.config.InvalidSettingException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jberet.spi.BatchEnvironment;
@@ -12,17 +13,27 @@ import java.util.logging.Logger;
 
 /**
  * This node's batch threads as admission sees them (issue 34, ADR 0027): a node admits only what its
- * threads can start, so an admitted job never waits in one node's pool while another node has a free
- * thread, and never holds its partition's slot from a queue. The threads the engine may fill are
- * {@code dispatch.node-threads}: a number, or {@code auto} for the jobs the batch thread pool WildFly gave
- * the deployment can start at once (its size less the one thread JBeret keeps for running jobs' steps);
- * unset, nothing is limited or counted (the default, until admission refills threads fast enough for
- * short jobs: ADR 0027). What fills them is known in memory and exact: every runner this JVM holds, queued or
- * running ({@link LocalRunners}), plus what tick iterations under way have reserved.
+ * threads can start, so an admitted job does not wait in one node's pool while another node has a free
+ * thread, nor hold its partition's slot from a queue. The threads the engine may fill are
+ * {@code dispatch.node-threads}: {@code auto} (the default) for the jobs the batch thread pool WildFly gave
+ * the deployment can start at once (its size less the one thread JBeret keeps for running jobs' steps), a
+ * number, or {@code unlimited} (nothing is counted). What fills them is known in memory and exact: every
+ * runner this JVM holds, queued or running ({@link LocalRunners}), plus what tick iterations under way
+ * have reserved.
  *
- * <p>An iteration {@link #reserve reserves} the free threads when it starts and {@link #unreserve gives
+ * <p><b>A short queue for short jobs.</b> A thread that frees waits for a tick iteration to fill it
+ * again; a job of a few milliseconds frees it many times per iteration, and a node limited to its
+ * threads completed about 0.6 x the jobs per second it did with JBeret's queue (benchmarks, run 28). So
+ * the node may also queue as many jobs as end within {@code dispatch.node-queue-wait} (100 ms by
+ * default), judged by its recent rate of job ends and by how long its recent jobs held a thread
+ * ({@link LocalRunners}), never more than
+ * {@link #QUEUE_CAP} times its threads: jobs of seconds queue none, jobs of milliseconds keep every thread
+ * fed. A queued job waits about that long; should every thread turn to long jobs at once, the rate falls
+ * within a fraction of a second, and what was queued before waits behind them — at most the cap.
+ *
+ * <p>An iteration {@link #reserve reserves} the free room when it starts and {@link #unreserve gives
  * back} the reservation when it ends; its admissions create runners meanwhile, so a thread is counted
- * twice for the rest of that iteration — never too few. Two tick workers of one node share the threads
+ * twice for the rest of that iteration — never too few. Two tick workers of one node share the room
  * that way without a lock.
  */
 @ApplicationScoped
@@ -37,6 +48,8 @@ public class BatchThreads {
      * required remaining permits), keeping a thread for the steps of running jobs: a pool of 10 starts 9.
      */
     static final int KEPT_BY_JBERET = 1;
+    /** The queue beyond the threads is at most this many times the threads (ADR 0027). */
+    static final int QUEUE_CAP = 4;
 
     @Inject
     LocalRunners runners;
@@ -49,32 +62,64 @@ public class BatchThreads {
 
     private final AtomicInteger reserved = new AtomicInteger();
     private volatile int pool;
+    /** The last valid {@code dispatch.node-threads} and {@code dispatch.node-queue-wait}: a typo written live keeps them. */
+    private volatile OptionalInt lastThreads = OptionalInt.of(DispatchSettings.NODE_THREADS_AUTO);
+    private volatile long lastQueueWaitNanos = 100_000_000L;
+    private volatile String reported;
 
     /** The threads the engine may fill on this node; {@link Integer#MAX_VALUE} when they are not limited. */
     public int size() {
-        OptionalInt configured = settings.nodeThreads();
+        OptionalInt configured = configuredThreads();
         if (configured.isEmpty()) {
             return Integer.MAX_VALUE;
         }
         return configured.getAsInt() == DispatchSettings.NODE_THREADS_AUTO ? pool() : configured.getAsInt();
     }
 
-    /** Threads neither held by a runner nor reserved by an iteration; never negative. */
-    public int free() {
-        return Math.max(0, size() - runners.heldCount() - reserved.get());
+    /** Jobs this node may hold now, queued or running: its threads and the short queue they cover. */
+    int room() {
+        int size = size();
+        if (size == Integer.MAX_VALUE) {
+            return size;
+        }
+        return size + queueAllowance(size, queueWaitNanos(), runners.endRate(System.nanoTime()), runners.occupancyNanos());
     }
 
-    /** Takes up to {@code wanted} free threads for one iteration; @return how many (0 when none is free). */
+    /**
+     * The jobs that may wait in the pool beyond {@code threads}: as many as end within {@code waitNanos}
+     * both at this node's recent rate of job ends ({@code endsPerSecond}) and by how long its recent jobs
+     * held a thread ({@code occupancyNanos}: threads x wait / occupancy) — none while nothing is known —
+     * and never more than {@link #QUEUE_CAP} times the threads. Both, because each is wrong alone: jobs of
+     * seconds started together end together, and for a moment after, their rate of ends is that of short
+     * jobs; and when every thread turns from short jobs to long ones, the durations learn it only once the
+     * long ones end, while the rate falls within a second. The cap bounds what waits behind long jobs then.
+     */
+    static int queueAllowance(int threads, long waitNanos, double endsPerSecond, double occupancyNanos) {
+        if (waitNanos <= 0 || !(endsPerSecond > 0) || !(occupancyNanos > 0)) {
+            return 0;
+        }
+        double byRate = endsPerSecond * waitNanos / 1e9;
+        double byDuration = threads * (waitNanos / occupancyNanos);
+        return (int) Math.min((long) threads * QUEUE_CAP, Math.floor(Math.min(byRate, byDuration)));
+    }
+
+    /** Room neither held by a runner nor reserved by an iteration; never negative. */
+    public int free() {
+        return Math.max(0, room() - runners.heldCount() - reserved.get());
+    }
+
+    /** Takes up to {@code wanted} of the free room for one iteration; @return how much (0 when none is free). */
     public int reserve(int wanted) {
-        if (size() == Integer.MAX_VALUE) {
-            return wanted; // not limited (the default): nothing is counted
+        int room = room();
+        if (room == Integer.MAX_VALUE) {
+            return wanted; // not limited: nothing is counted
         }
         while (true) {
             int before = reserved.get();
-            int take = Math.min(wanted, Math.max(0, size() - runners.heldCount() - before));
+            int take = Math.min(wanted, Math.max(0, room - runners.heldCount() - before));
             if (take <= 0) {
                 runners.wakeOnRelease(); // the tick sleeps until a thread frees, not for its whole idle pause
-                if (size() - runners.heldCount() - reserved.get() <= 0) {
+                if (room - runners.heldCount() - reserved.get() <= 0) {
                     return 0;
                 }
                 continue; // one freed before the wake was asked for: take it now
@@ -89,6 +134,39 @@ public class BatchThreads {
     public void unreserve(int taken) {
         if (taken > 0 && taken != Integer.MAX_VALUE) {
             reserved.addAndGet(-taken);
+        }
+    }
+
+    private OptionalInt configuredThreads() {
+        try {
+            OptionalInt now = settings.nodeThreads();
+            lastThreads = now;
+            return now;
+        } catch (InvalidSettingException e) {
+            keepLast(e);
+            return lastThreads;
+        }
+    }
+
+    private long queueWaitNanos() {
+        try {
+            long now = settings.nodeQueueWait().toNanos();
+            lastQueueWaitNanos = now;
+            return now;
+        } catch (InvalidSettingException e) {
+            keepLast(e);
+            return lastQueueWaitNanos;
+        }
+    }
+
+    /** A bad value written live is reported once; the node keeps counting as it did (a typo must not stop it). */
+    private void keepLast(InvalidSettingException e) {
+        if (!e.getMessage().equals(reported)) {
+            reported = e.getMessage();
+            LOG.warning(() -> e.getMessage() + "; this node keeps " + DispatchSettings.NODE_THREADS + " at "
+                    + (lastThreads.isEmpty() ? "unlimited" : lastThreads.getAsInt() == DispatchSettings.NODE_THREADS_AUTO
+                    ? "auto" : String.valueOf(lastThreads.getAsInt()))
+                    + " and " + DispatchSettings.NODE_QUEUE_WAIT + " at " + lastQueueWaitNanos / 1_000_000 + " ms");
         }
     }
 

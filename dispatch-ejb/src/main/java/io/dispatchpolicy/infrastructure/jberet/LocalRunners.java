@@ -30,6 +30,24 @@ public class LocalRunners {
     /** Set when the tick found no free thread ({@link BatchThreads}): the next release wakes it. */
     private final java.util.concurrent.atomic.AtomicBoolean wakeOnRelease = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /**
+     * Jobs that ended here lately, as a count decaying with a half-life of {@link #END_RATE_HALF_LIFE_NANOS}:
+     * how many jobs end per second now, which tells {@link BatchThreads} how many admitted jobs a short
+     * wait in the pool covers, with {@link #occupancyNanos}. When the node's threads turn to long jobs,
+     * the rate falls within a fraction of a second, where the average of durations learns it only once the
+     * long jobs end.
+     */
+    private double endings;
+    private long endingsAtNanos;
+    static final double END_RATE_HALF_LIFE_NANOS = 250e6;
+    /**
+     * How long a job held a thread here (start mark, job, end mark), averaged over about the last ten
+     * that ran; NaN until one has. Jobs started together end together, and right after such a burst the
+     * rate says "many a second" even of jobs of seconds: the durations say how short the jobs really are.
+     */
+    private double occupancyNanos = Double.NaN;
+    private static final double OCCUPANCY_WEIGHT = 0.1;
+
     @Inject
     TickSignal signal;
 
@@ -53,6 +71,28 @@ public class LocalRunners {
                 drained.notifyAll();
             }
         }
+    }
+
+    /** A job that ran here ended (its runner made its last write), having held its thread {@code heldNanos}. */
+    synchronized void ended(long nowNanos, long heldNanos) {
+        endings = endingsAt(nowNanos) + 1;
+        endingsAtNanos = nowNanos;
+        occupancyNanos = Double.isNaN(occupancyNanos) ? heldNanos : occupancyNanos + OCCUPANCY_WEIGHT * (heldNanos - occupancyNanos);
+    }
+
+    /** How long a job holds a thread here, on average over the last jobs; NaN while none has run. */
+    public synchronized double occupancyNanos() {
+        return occupancyNanos;
+    }
+
+    /** Jobs ending per second here lately (0 while none has). */
+    public synchronized double endRate(long nowNanos) {
+        // a count decaying with half-life h settles at rate x h / ln 2 under a steady rate
+        return endingsAt(nowNanos) * Math.log(2) / (END_RATE_HALF_LIFE_NANOS / 1e9);
+    }
+
+    private double endingsAt(long nowNanos) {
+        return endings == 0 ? 0 : endings * Math.pow(0.5, Math.max(0, nowNanos - endingsAtNanos) / END_RATE_HALF_LIFE_NANOS);
     }
 
     /** How many executions have a runner in this JVM now, queued or running: the batch threads they take. */

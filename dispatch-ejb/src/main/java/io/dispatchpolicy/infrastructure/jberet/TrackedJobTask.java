@@ -57,6 +57,8 @@ final class TrackedJobTask implements JobTask {
     @Override
     public void run() {
         long id = executionId();
+        long began = System.nanoTime();
+        boolean ran = false;
         try {
             if (runners.closing()) {
                 LOG.fine(() -> "Execution " + id + " not started: this node is stopping; recovery starts it elsewhere or later");
@@ -83,6 +85,7 @@ final class TrackedJobTask implements JobTask {
                 return;
             }
             runners.running(id);
+            ran = true;
             try {
                 runner.run();
             } finally {
@@ -95,6 +98,10 @@ final class TrackedJobTask implements JobTask {
                 }
             }
         } finally {
+            if (ran) {
+                long now = System.nanoTime();
+                runners.ended(now, now - began); // after its end mark: when its thread is free again
+            }
             runners.release(id);
         }
     }
