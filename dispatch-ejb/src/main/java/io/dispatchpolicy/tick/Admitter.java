@@ -40,6 +40,10 @@ final class Admitter {
 
     /** Given the threads each admission took from the iteration's reservation (its runners hold them now). */
     private final java.util.function.IntConsumer handBack;
+    /**
+     * Counted, not derived from {@link #room}: a bypassing restart whose admission throws (a database
+     * outage) took a thread from the room that nothing holds, and the iteration's end must give it back.
+     */
     private int handedBack;
     /** False when the node's threads are not counted ({@code dispatch.node-threads=unlimited}): nothing to hand back. */
     private final boolean counted;
