@@ -134,6 +134,22 @@ class PlanShapeTest {
     }
 
     @Test
+    void aTakeOfManyPartitionsDeletesItsRowsByTheirKeys() {
+        // the node's room shared out (ADR 0027): one job each from 50 partitions. Joined to the picked rows
+        // as a table, the DELETE was planned for 50 x 30 rows and hashed the whole staged table for them
+        // (a sequential scan of every waiting job, per take: run 31 in docs/benchmarks.md)
+        Long[] partitions = db.strings("SELECT id::text FROM dispatch.partitions WHERE policy_name = ? ORDER BY id LIMIT 50", POLICY)
+                .stream().map(Long::valueOf).toArray(Long[]::new);
+        Integer[] ones = java.util.Collections.nCopies(partitions.length, 1).toArray(Integer[]::new);
+        db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
+                + "SELECT p, 'it-plan', '{}'::jsonb FROM unnest(?::bigint[]) p", (Object) partitions);
+        db.update("ANALYZE dispatch.staged_jobs");
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, partitions, ones));
+        assertThat(scans).noneMatch(s -> s.getString("Node Type").equals("Seq Scan"));
+        assertThat(scans).allMatch(s -> read(s) <= 50, "reads no more rows than it takes");
+    }
+
+    @Test
     void promotionAndAgingReadOnlyWhatIsDue() {
         // nothing is due: both must read nothing, however many rows wait for a later time
         for (String sql : List.of(io.dispatchpolicy.tick.DueJobs.PROMOTE_SQL, io.dispatchpolicy.tick.DueJobs.AGE_SQL)) {

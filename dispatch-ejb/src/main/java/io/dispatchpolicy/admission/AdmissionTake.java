@@ -31,6 +31,9 @@ public class AdmissionTake {
     // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
     // The next jobs of one or several partitions (a group admitted together, ADR 0016), each up to its
     // own limit, off the top of the admit index: one round trip whatever the group's size.
+    // = ANY(ARRAY(…)): the picked ids are deleted through the primary key. Joined as a table (USING picked)
+    // the planner guessed 30 rows a partition, and for a group of 20 partitions hashed the whole staged
+    // table to find 20 rows — a sequential scan of every waiting job per take (run 31, docs/benchmarks.md).
     private static final Sql TAKE = Sql.template("""
             WITH wanted AS (
                 SELECT * FROM unnest(:partitions::bigint[], :limits::int[]) AS w(partition_id, lim)),
@@ -41,7 +44,7 @@ public class AdmissionTake {
                      ORDER BY priority DESC, id
                      LIMIT w.lim
                        FOR UPDATE SKIP LOCKED) t)
-            DELETE FROM dispatch.staged_jobs s USING picked WHERE s.id = picked.id
+            DELETE FROM dispatch.staged_jobs s WHERE s.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING {{columns}}, s.partition_id
             """).with("columns", StagedJobRows.columns("s."));
 
