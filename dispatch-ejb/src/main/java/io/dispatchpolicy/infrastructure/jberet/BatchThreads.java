@@ -2,6 +2,7 @@ package io.dispatchpolicy.infrastructure.jberet;
 
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.config.InvalidSettingException;
+import io.dispatchpolicy.config.LastValid;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jberet.spi.BatchEnvironment;
@@ -63,9 +64,8 @@ public class BatchThreads {
     private final AtomicInteger reserved = new AtomicInteger();
     private volatile int pool;
     /** The last valid {@code dispatch.node-threads} and {@code dispatch.node-queue-wait}: a typo written live keeps them. */
-    private volatile OptionalInt lastThreads = OptionalInt.of(DispatchSettings.NODE_THREADS_AUTO);
-    private volatile long lastQueueWaitNanos = 100_000_000L;
-    private volatile String reported;
+    private final LastValid<OptionalInt> threadsSetting = new LastValid<>(OptionalInt.of(DispatchSettings.NODE_THREADS_AUTO));
+    private final LastValid<Long> queueWaitSetting = new LastValid<>(100_000_000L);
 
     /** The threads the engine may fill on this node; {@link Integer#MAX_VALUE} when they are not limited. */
     public int size() {
@@ -138,36 +138,20 @@ public class BatchThreads {
     }
 
     private OptionalInt configuredThreads() {
-        try {
-            OptionalInt now = settings.nodeThreads();
-            lastThreads = now;
-            return now;
-        } catch (InvalidSettingException e) {
-            keepLast(e);
-            return lastThreads;
-        }
+        return threadsSetting.read(settings::nodeThreads, this::keepLast);
     }
 
     private long queueWaitNanos() {
-        try {
-            long now = settings.nodeQueueWait().toNanos();
-            lastQueueWaitNanos = now;
-            return now;
-        } catch (InvalidSettingException e) {
-            keepLast(e);
-            return lastQueueWaitNanos;
-        }
+        return queueWaitSetting.read(() -> settings.nodeQueueWait().toNanos(), this::keepLast);
     }
 
-    /** A bad value written live is reported once; the node keeps counting as it did (a typo must not stop it). */
+    /** A bad value written live is reported (once until fixed); the node keeps counting as it did (a typo must not stop it). */
     private void keepLast(InvalidSettingException e) {
-        if (!e.getMessage().equals(reported)) {
-            reported = e.getMessage();
-            LOG.warning(() -> e.getMessage() + "; this node keeps " + DispatchSettings.NODE_THREADS + " at "
-                    + (lastThreads.isEmpty() ? "unlimited" : lastThreads.getAsInt() == DispatchSettings.NODE_THREADS_AUTO
-                    ? "auto" : String.valueOf(lastThreads.getAsInt()))
-                    + " and " + DispatchSettings.NODE_QUEUE_WAIT + " at " + lastQueueWaitNanos / 1_000_000 + " ms");
-        }
+        OptionalInt threads = threadsSetting.last();
+        LOG.warning(() -> e.getMessage() + "; this node keeps " + DispatchSettings.NODE_THREADS + " at "
+                + (threads.isEmpty() ? "unlimited" : threads.getAsInt() == DispatchSettings.NODE_THREADS_AUTO
+                ? "auto" : String.valueOf(threads.getAsInt()))
+                + " and " + DispatchSettings.NODE_QUEUE_WAIT + " at " + queueWaitSetting.last() / 1_000_000 + " ms");
     }
 
     /**
