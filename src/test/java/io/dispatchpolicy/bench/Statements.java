@@ -45,18 +45,20 @@ final class Statements {
         if (!active) {
             return;
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%10s %10s %12s %12s %12s  %s%n",
-                "calls", "per job", "total ms", "us per job", "plan us/job", "statement"));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%10s %10s %12s %12s %12s %11s %10s %9s  %s%n",
+                "calls", "per job", "total ms", "us per job", "plan us/job", "plans/call", "blks/call", "rows/call", "statement"));
         try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g'), total_plan_time "
+             ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g'), total_plan_time, "
+                     + "shared_blks_hit + shared_blks_read, rows, plans "
                      + "FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25")) {
             while (rs.next()) {
                 long calls = rs.getLong(1);
                 double ms = rs.getDouble(2);
                 String query = rs.getString(3);
                 double planMs = rs.getDouble(4);
-                out.append(String.format(Locale.ROOT, "%10d %10.2f %12.0f %12.1f %12.1f  %s%n", calls, calls / (double) jobs, ms,
-                        ms * 1000 / jobs, planMs * 1000 / jobs, query.length() > 160 ? query.substring(0, 160) : query));
+                out.append(String.format(Locale.ROOT, "%10d %10.2f %12.0f %12.1f %12.1f %11.2f %10.1f %9.1f  %s%n", calls, calls / (double) jobs, ms,
+                        ms * 1000 / jobs, planMs * 1000 / jobs, rs.getLong(7) / (double) Math.max(1, calls), rs.getLong(5) / (double) Math.max(1, calls),
+                        rs.getLong(6) / (double) Math.max(1, calls), query.length() > 160 ? query.substring(0, 160) : query));
             }
             Files.createDirectories(file.getParent());
             Files.writeString(file, out.toString());

@@ -66,6 +66,13 @@ public final class Database implements AutoCloseable {
                         .setServerConfig("pg_stat_statements.track_planning", "on")
                         .setServerConfig("auto_explain.log_min_duration", "1ms")
                         .setServerConfig("logging_collector", "on");
+                if (Boolean.getBoolean("dispatch.test.pg.explain")) {
+                    // -Dbench.explain=true: with the rows and buffers each plan really read (not timings: their
+                    // clock reads would slow every statement more), which instruments every statement
+                    builder.setServerConfig("auto_explain.log_analyze", "on")
+                            .setServerConfig("auto_explain.log_buffers", "on")
+                            .setServerConfig("auto_explain.log_timing", "off");
+                }
             }
             if (durability == Durability.DURABLE) {
                 // zonky's command line is "-p PORT -F -c k=v...": a later -c fsync=on overrides -F.
