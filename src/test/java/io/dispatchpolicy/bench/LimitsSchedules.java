@@ -27,7 +27,7 @@ public class LimitsSchedules implements Extension {
     void declare(@Observes AfterBeanDiscovery discovery) {
         Instant anchor = Instant.parse("2100-01-01T00:00:00Z");
         for (int i = 0; i < count(); i++) {
-            Schedule schedule = Schedule.named("bench-ls-" + i).job("bench-latency").parameter("tenant", "ls-" + i)
+            Schedule schedule = Schedule.named("bench-ls-" + i).job("bench-latency").parameter("tenant", "sched-" + i)
                     .every(1, ScheduleUnit.DAYS).from(anchor).build();
             discovery.addBean().beanClass(LimitsSchedules.class).types(Schedule.class, Object.class)
                     .qualifiers(Default.Literal.INSTANCE, Any.Literal.INSTANCE).scope(Dependent.class)
