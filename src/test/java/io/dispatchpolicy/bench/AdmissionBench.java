@@ -591,7 +591,7 @@ class AdmissionBench extends BenchSupport {
      * the tick is off and nothing runs, every timestamp a retention reads is moved back by a day
      * ({@code job_execution.endtime}, {@code admissions.admitted_at}, the metrics' sample, minute and denial
      * times) — to the database, a day went by — and the sweeper's passes run until nothing more has
-     * expired, as they would during that day. From the eighth window on each window's sweep prunes the
+     * expired, as they would during that day. From the seventh window on each window's sweep prunes the
      * window of a week before: the repository holds about seven windows however long the soak runs. Per
      * window: executions completed per second (timed to JBeret's last end time), the heap after GC (which
      * holds what JBeret keeps in memory of the executions still retained) and the executions in JBeret's
