@@ -1,22 +1,12 @@
 package io.dispatchpolicy.bench;
 
 import io.dispatchpolicy.it.Operators;
-import io.dispatchpolicy.api.DispatchOperator;
-import io.dispatchpolicy.api.Governed;
 import io.dispatchpolicy.api.SubmitOption;
-import io.dispatchpolicy.console.PolicyControl;
-import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.it.Deployments;
 import io.dispatchpolicy.it.Params;
-import io.dispatchpolicy.lifecycle.TickLoop;
 import io.dispatchpolicy.tick.TickRunner;
-import io.dispatchpolicy.upkeep.Sweeper;
-import jakarta.annotation.Resource;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchRuntime;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.inject.Inject;
-import jakarta.transaction.UserTransaction;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
@@ -27,7 +17,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,10 +26,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
-import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -380,7 +367,7 @@ class AdmissionBench extends BenchSupport {
         for (int from = 0; from < jobs; from += 10_000) {
             dispatch.submitAll("bench-flat", jobs(Math.min(10_000, jobs - from), partitions, prefix));
         }
-        analyze();
+        analyzeEngine();
         double median = medianIterationMillis();
         after.run();
         control.drain("bench-flat", Operators.ADMIN);

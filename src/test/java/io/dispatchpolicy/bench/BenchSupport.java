@@ -15,8 +15,6 @@ import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -186,13 +184,6 @@ abstract class BenchSupport {
      */
     void analyzeJBeret() {
         jdbc.update("ANALYZE job_instance, job_execution", (c, st) -> { });
-    }
-
-    void analyze() throws Exception {
-        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement()) {
-            s.execute("ANALYZE dispatch.partitions");
-            s.execute("ANALYZE dispatch.staged_jobs");
-        }
     }
 
     /**

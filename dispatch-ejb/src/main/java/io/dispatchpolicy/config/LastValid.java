@@ -23,8 +23,14 @@ public final class LastValid<T> {
     public T read(Supplier<T> reader, Consumer<InvalidSettingException> report) {
         try {
             T now = reader.get();
-            last = now;
-            reported = null;
+            // written only on a change: read on every tick iteration by every worker, a value that stays
+            // put should not make each of them write the shared fields
+            if (!now.equals(last)) {
+                last = now;
+            }
+            if (reported != null) {
+                reported = null;
+            }
             return now;
         } catch (InvalidSettingException e) {
             if (!e.getMessage().equals(reported)) {

@@ -138,15 +138,15 @@ public class BatchThreads {
     }
 
     private OptionalInt configuredThreads() {
-        return threadsSetting.read(settings::nodeThreads, this::keepLast);
+        return threadsSetting.read(settings::nodeThreads, this::reportKept);
     }
 
     private long queueWaitNanos() {
-        return queueWaitSetting.read(() -> settings.nodeQueueWait().toNanos(), this::keepLast);
+        return queueWaitSetting.read(() -> settings.nodeQueueWait().toNanos(), this::reportKept);
     }
 
     /** A bad value written live is reported (once until fixed); the node keeps counting as it did (a typo must not stop it). */
-    private void keepLast(InvalidSettingException e) {
+    private void reportKept(InvalidSettingException e) {
         OptionalInt threads = threadsSetting.last();
         LOG.warning(() -> e.getMessage() + "; this node keeps " + DispatchSettings.NODE_THREADS + " at "
                 + (threads.isEmpty() ? "unlimited" : threads.getAsInt() == DispatchSettings.NODE_THREADS_AUTO
