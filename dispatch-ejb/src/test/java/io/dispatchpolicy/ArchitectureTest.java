@@ -53,7 +53,7 @@ class ArchitectureTest {
      */
     private static final String[][] LAYERS = {
             {"io.dispatchpolicy.operator..", "io.dispatchpolicy.lifecycle..", "io.dispatchpolicy.console.."},
-            {"io.dispatchpolicy.tick..", "io.dispatchpolicy.upkeep.."},
+            {"io.dispatchpolicy.tick..", "io.dispatchpolicy.upkeep..", "io.dispatchpolicy.running.."},
             {"io.dispatchpolicy.completion.."},
             {"io.dispatchpolicy.admission.."},
             {"io.dispatchpolicy.schedule.."},

@@ -305,6 +305,27 @@ public class TestPolicies {
         return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
     }
 
+    /** Execution timeouts (TimeoutIT): one slot per tenant, 3 s a run, one retry at once. */
+    @Produces
+    Policy timeout() {
+        return byTenantWith("it-timeout").gate(Gate.concurrency(1)).timeout(Duration.ofSeconds(3))
+                .retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
+    }
+
+    /** A hung job's slot (TimeoutIT): one slot per tenant, 2 s a run, no retries. */
+    @Produces
+    Policy timeoutHung() {
+        return Policy.named("it-timeout-hung").governs("it-timeout-hung", "it-timeout-quick")
+                .context(p -> Map.of("tenant", p.getProperty("tenant", ""))).partitionBy(ctx -> ctx.get("tenant"))
+                .gate(Gate.concurrency(1)).timeout(Duration.ofSeconds(2)).build();
+    }
+
+    /** The progress watchdog (TimeoutIT): a chunk step may go 2 s without a checkpoint; batchlets are not watched. */
+    @Produces
+    Policy timeoutStall() {
+        return byTenantWith("it-timeout-stall").progressTimeout(Duration.ofSeconds(2)).build();
+    }
+
     /** One slot, but retries go straight to JBeret (five seconds after the failure). */
     @Produces
     Policy bypassRetry() {

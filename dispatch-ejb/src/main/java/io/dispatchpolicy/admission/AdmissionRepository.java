@@ -1,6 +1,7 @@
 package io.dispatchpolicy.admission;
 
 import io.dispatchpolicy.api.SubmissionStatus;
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.Params;
@@ -39,25 +40,31 @@ public class AdmissionRepository {
                             wait_reason, wait_ms)),
             batch AS (
                 SELECT * FROM unnest(:jobPartitions::bigint[], :submissions::bigint[], :executions::bigint[], :priorities::int[],
-                                     :attempts::int[], :stagedMs::bigint[], :submittedBy::text[], :dueMs::bigint[], :jobNames::text[])
-                       AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name)),
+                                     :attempts::int[], :stagedMs::bigint[], :submittedBy::text[], :dueMs::bigint[], :jobNames::text[],
+                                     :runTimeouts::bigint[], :progressTimeouts::bigint[], :ownRunTimeouts::bigint[],
+                                     :ownProgressTimeouts::bigint[])
+                       AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name,
+                            run_timeout_ms, progress_timeout_ms, own_run_timeout_ms, own_progress_timeout_ms)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
-                                                 staged_at, submitted_by, priority, due_at, job_name)
+                                                 staged_at, submitted_by, priority, due_at, job_name, run_timeout_ms,
+                                                 progress_timeout_ms)
                 SELECT b.submission_id, b.execution_id, b.partition_id, clock_timestamp(), b.attempt, node.id,
-                       to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name
+                       to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name,
+                       b.own_run_timeout_ms, b.own_progress_timeout_ms
                   FROM batch b, node
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
                        node_id = EXCLUDED.node_id, staged_at = coalesce(a.staged_at, EXCLUDED.staged_at),
                        submitted_by = coalesce(a.submitted_by, EXCLUDED.submitted_by),
                        priority = coalesce(a.priority, EXCLUDED.priority),
-                       due_at = coalesce(a.due_at, EXCLUDED.due_at), job_name = EXCLUDED.job_name),
+                       due_at = coalesce(a.due_at, EXCLUDED.due_at), job_name = EXCLUDED.job_name,
+                       run_timeout_ms = EXCLUDED.run_timeout_ms, progress_timeout_ms = EXCLUDED.progress_timeout_ms),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
-                                                    admitted_at, priority, attempt)
+                                                    admitted_at, priority, attempt, run_timeout_ms, progress_timeout_ms)
                 SELECT b.execution_id, b.submission_id, b.partition_id, args.gate_id, args.lane, args.policy, node.id,
-                       clock_timestamp(), b.priority, b.attempt
+                       clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms
                   FROM batch b JOIN args ON args.partition_id = b.partition_id, node),
             gate AS (
                 UPDATE dispatch.partitions g
@@ -102,10 +109,12 @@ public class AdmissionRepository {
         List<Long> jobPartitions = new java.util.ArrayList<>();
         List<Admitted> admitted = new java.util.ArrayList<>();
         List<StagedJob> jobs = new java.util.ArrayList<>();
+        List<JobTimeouts> timeouts = new java.util.ArrayList<>();
         for (Recording r : rs) {
             r.admitted().forEach(a -> jobPartitions.add(r.where().partitionId()));
             admitted.addAll(r.admitted());
             jobs.addAll(r.jobs());
+            timeouts.addAll(r.timeouts());
         }
         jdbc.update(RECORD, Params.of().uuid("node", nodeId)
                 .longs("partitions", rs.stream().map(r -> r.where().partitionId()).toList())
@@ -128,7 +137,11 @@ public class AdmissionRepository {
                 .longs("stagedMs", jobs.stream().map(j -> j.stagedAt().toEpochMilli()).toList())
                 .texts("submittedBy", jobs.stream().map(StagedJob::submittedBy).toList())
                 .longs("dueMs", jobs.stream().map(j -> j.dueAt() == null ? null : j.dueAt().toEpochMilli()).toList())
-                .texts("jobNames", jobs.stream().map(StagedJob::jobName).toList()));
+                .texts("jobNames", jobs.stream().map(StagedJob::jobName).toList())
+                .longs("runTimeouts", timeouts.stream().map(JobTimeouts::runMs).toList())
+                .longs("progressTimeouts", timeouts.stream().map(JobTimeouts::progressMs).toList())
+                .longs("ownRunTimeouts", jobs.stream().map(j -> j.timeouts().runMs()).toList())
+                .longs("ownProgressTimeouts", jobs.stream().map(j -> j.timeouts().progressMs()).toList()));
     }
 
     /**
@@ -144,9 +157,11 @@ public class AdmissionRepository {
      * @param bucketsFullAtMillis when the charged throttle buckets are full again, or null to leave it
      * @param next          what the partition's gates say of its next job now that these are admitted, or
      *                      null when they would admit it: the partition waits from this commit on
+     * @param timeouts      the timeouts in force for each of {@code jobs}, in their order (ADR 0030)
      */
     public record Recording(Admitting where, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
-                            String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next) {
+                            String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next,
+                            List<JobTimeouts> timeouts) {
     }
 
     /**

@@ -21,12 +21,13 @@ public class CapacityRepository {
             INSERT INTO dispatch.policy_capacity (policy_name) VALUES (:policy) ON CONFLICT DO NOTHING
             """);
 
+    // Slots, not rows: each in-flight job holds its cost (a timed-out one whose thread has not let go, none).
     private static final Sql IN_FLIGHT = Sql.of("""
-            SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = :policy
+            SELECT coalesce(sum(cost), 0) FROM dispatch.inflight_jobs WHERE policy_name = :policy
             """);
 
     private static final Sql IN_FLIGHT_BY_LANE = Sql.of("""
-            SELECT lane, count(*) FROM dispatch.inflight_jobs WHERE policy_name = :policy GROUP BY lane
+            SELECT lane, sum(cost) FROM dispatch.inflight_jobs WHERE policy_name = :policy GROUP BY lane
             """);
 
     @Inject

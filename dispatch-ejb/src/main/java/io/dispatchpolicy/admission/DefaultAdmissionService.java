@@ -9,6 +9,7 @@ import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.DueBypass;
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.domain.model.LockedPartition;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
@@ -124,7 +125,8 @@ public class DefaultAdmissionService implements AdmissionService {
         Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
         record(List.of(new Admission(lock.get(), new AdmissionRepository.Recording(admitting(due.partitionId(), lock.get()),
-                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null))));
+                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null,
+                timeoutsOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), List.of(job.get()))))));
         return true;
     }
 
@@ -323,7 +325,16 @@ public class DefaultAdmissionService implements AdmissionService {
         return new Admission(locked, new AdmissionRepository.Recording(admitting(partitionId, locked), admitted, jobs, taken.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
-                locked.nowMillis(), bucketsFullAtMillis, next));
+                locked.nowMillis(), bucketsFullAtMillis, next, timeoutsOf(policy, jobs)));
+    }
+
+    /** The timeouts in force for each job: its submission's own, else its policy's for its name (ADR 0030). */
+    private static List<JobTimeouts> timeoutsOf(EffectivePolicy policy, List<StagedJob> jobs) {
+        List<JobTimeouts> timeouts = new ArrayList<>(jobs.size());
+        for (StagedJob job : jobs) {
+            timeouts.add(policy == null ? job.timeouts() : policy.timeoutsOf(job.jobName(), job.timeouts()));
+        }
+        return timeouts;
     }
 
     /** Our bookkeeping of the transaction's admissions in one statement, then the observers and the counts on commit. */

@@ -17,9 +17,10 @@ import java.util.UUID;
 @ApplicationScoped
 public class InflightRepository {
 
-    // A key's jobs in flight, in every lane: what its gates count.
+    // A key's slots in flight, in every lane: what its gates count. Each job holds its cost; a timed-out one
+    // whose thread has not let go yet holds none (ADR 0030).
     private static final Sql COUNT = Sql.of("""
-            SELECT count(*) FROM dispatch.inflight_jobs WHERE gate_id = :gate
+            SELECT coalesce(sum(cost), 0) FROM dispatch.inflight_jobs WHERE gate_id = :gate
             """);
 
     // Conditional on ownership: if recovery moved the row to another node, this runner must not run.
@@ -28,6 +29,18 @@ public class InflightRepository {
             UPDATE dispatch.inflight_jobs SET started_at = clock_timestamp()
              WHERE execution_id = :execution AND node_id = :node AND started_at IS NULL
             """);
+
+    // The key's partitions (every lane) waiting out a full-backoff of their concurrency gate, woken because
+    // a slot of the key (the CTE "gate": policy_name, partition_key) is free. Only such rows are locked, and
+    // they are not being admitted, so this waits on no admission.
+    private static final String WOKEN = """
+            woken AS (
+                UPDATE dispatch.partitions w SET next_eligible_at = NULL
+                  FROM gate
+                 WHERE w.policy_name = gate.policy_name AND w.partition_key = gate.partition_key
+                   AND w.next_eligible_at > clock_timestamp()
+                   AND w.last_deny_reason IN ('concurrency_full', 'adaptive_concurrency_full')
+                RETURNING w.id)""";
 
     // Frees the slot and returns what the adaptive feedback needs: the partition, its key's gate row,
     // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
@@ -38,7 +51,7 @@ public class InflightRepository {
     // write was lost (a connection the database restart broke) leaves its row to reconcile, which
     // writes the end back and settles it, instead of freeing the slot of an execution still STARTED
     // on record.
-    private static final Sql FINISHED = Sql.of("""
+    private static final Sql FINISHED = Sql.template("""
             WITH gone AS (
                 DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = :execution
                    AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = :status)
@@ -46,17 +59,31 @@ public class InflightRepository {
                           priority, attempt),
             gate AS (
                 SELECT g.id, g.policy_name, g.partition_key, g.context, g.overrides FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
-            woken AS (
-                UPDATE dispatch.partitions w SET next_eligible_at = NULL
-                  FROM gate
-                 WHERE w.policy_name = gate.policy_name AND w.partition_key = gate.partition_key
-                   AND w.next_eligible_at > clock_timestamp()
-                   AND w.last_deny_reason IN ('concurrency_full', 'adaptive_concurrency_full')
-                RETURNING w.id)
+            {{woken}}
             SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
                    EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt, gate.overrides::text
               FROM gone LEFT JOIN gate ON true
+            """).with("woken", WOKEN);
+
+    // A running execution past its timeout (ADR 0030), on the node that runs it: it holds no slot from now
+    // on (cost 0: every gate, capacity and lane sums cost), and its key's partitions waiting out a
+    // full-backoff are woken as a release wakes them. The row stays, owned by its node, until the runner
+    // ends (which records it FAILED with the reason) or recovery settles it: the thread is still taken.
+    private static final Sql TIMED_OUT = Sql.template("""
+            WITH fired AS (
+                UPDATE dispatch.inflight_jobs f
+                   SET timed_out_at = clock_timestamp(), timeout_reason = :reason, cost = 0
+                 WHERE f.execution_id = :execution AND f.node_id = :node AND f.timed_out_at IS NULL
+                RETURNING f.policy_name, coalesce(f.gate_id, f.partition_id) AS gate_id, f.partition_id),
+            gate AS (
+                SELECT g.policy_name, g.partition_key FROM dispatch.partitions g JOIN fired ON g.id = fired.gate_id),
+            {{woken}}
+            SELECT fired.policy_name, fired.partition_id, EXISTS (SELECT 1 FROM woken) FROM fired
+            """).with("woken", WOKEN);
+
+    private static final Sql TIMEOUT_REASON = Sql.of("""
+            SELECT timeout_reason FROM dispatch.inflight_jobs WHERE execution_id = :execution AND timed_out_at IS NOT NULL
             """);
 
     // Rows never started whose owner is gone. The UPDATE moves them to this node under row locks, so
@@ -165,6 +192,22 @@ public class InflightRepository {
                 rs -> new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
                         rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10)))
                 .stream().findFirst();
+    }
+
+    /**
+     * Takes the slots of a running execution of {@code node} that is past its timeout (ADR 0030).
+     *
+     * @return the policy and partition it ran for, and whether a waiting partition was woken; empty when the
+     * row is gone, another node's, or already timed out
+     */
+    public Optional<TimedOut> timedOut(long executionId, UUID node, String reason) {
+        return jdbc.query(TIMED_OUT, Params.of().bigint("execution", executionId).uuid("node", node).text("reason", reason),
+                rs -> new TimedOut(rs.getString(1), rs.getLong(2), rs.getBoolean(3))).stream().findFirst();
+    }
+
+    /** Why the execution was timed out, if it was (its row still in flight). */
+    public Optional<String> timeoutReason(long executionId) {
+        return jdbc.query(TIMEOUT_REASON, Params.of().bigint("execution", executionId), rs -> rs.getString(1)).stream().findFirst();
     }
 
     /** Moves up to {@code limit} never-started rows of gone nodes to {@code node}; returns their execution ids. */

@@ -15,6 +15,7 @@ import java.util.OptionalInt;
  * dispatch.submit("reminder", props, SubmitOption.at(tomorrowAtNine));
  * dispatch.submit("report", props, SubmitOption.lane("critical"));
  * dispatch.submitAll("digest", manyProps, SubmitOption.delay(Duration.ofHours(2)), SubmitOption.priority(-1));
+ * dispatch.submit("export", props, SubmitOption.timeout(Duration.ofMinutes(30)));
  * }</pre>
  */
 public final class SubmitOption {
@@ -25,15 +26,60 @@ public final class SubmitOption {
     private final Integer priority;
     private final Due due;
     private final String lane;
+    private final Duration timeout;
+    private final Duration progressTimeout;
 
     private SubmitOption(Integer priority, Due due) {
         this(priority, due, null);
     }
 
     private SubmitOption(Integer priority, Due due, String lane) {
+        this(priority, due, lane, null, null);
+    }
+
+    private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout) {
         this.priority = priority;
         this.due = due;
         this.lane = lane;
+        this.timeout = timeout;
+        this.progressTimeout = progressTimeout;
+    }
+
+    /**
+     * The job's execution runs at most this long from its start, measured on the database's clock,
+     * instead of its policy's timeout: past it, the execution is stopped, recorded FAILED ("timed out
+     * after …") and its slot freed at once; the policy's retries apply, each retry with the same timeout.
+     * Zero, negative or more than {@link #HORIZON}: the submission is rejected.
+     */
+    public static SubmitOption timeout(Duration max) {
+        return new SubmitOption(null, null, null, positive("timeout", max), null);
+    }
+
+    /**
+     * A chunk step of the job goes at most this long without a checkpoint, instead of its policy's
+     * progress timeout; stopped and recorded FAILED ("no checkpoint for …") past it. Batchlet steps are
+     * not watched by it. Zero, negative or more than {@link #HORIZON}: rejected.
+     */
+    public static SubmitOption progressTimeout(Duration max) {
+        return new SubmitOption(null, null, null, null, positive("progressTimeout", max));
+    }
+
+    private static Duration positive(String option, Duration max) {
+        if (max == null || max.isZero() || max.isNegative() || max.compareTo(HORIZON) > 0) {
+            throw new SubmissionRejectedException("SubmitOption." + option + ": must be more than 0 and at most "
+                    + HORIZON.toDays() + " days, was " + max);
+        }
+        return max;
+    }
+
+    /** The run timeout the options set, if any (the last one given). */
+    public static Optional<Duration> timeoutOf(SubmitOption... options) {
+        return last(options, o -> o.timeout);
+    }
+
+    /** The progress timeout the options set, if any (the last one given). */
+    public static Optional<Duration> progressTimeoutOf(SubmitOption... options) {
+        return last(options, o -> o.progressTimeout);
     }
 
     /**
@@ -116,6 +162,7 @@ public final class SubmitOption {
     @Override
     public String toString() {
         return priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
+                : timeout != null ? "timeout(" + timeout + ")" : progressTimeout != null ? "progressTimeout(" + progressTimeout + ")"
                 : due.delay() != null ? "delay(" + due.delay() + ")" : "at(" + due.at() + ")";
     }
 }

@@ -4,6 +4,7 @@ import io.dispatchpolicy.admission.AdaptiveRepository;
 import io.dispatchpolicy.admission.InflightEnd;
 import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.node.TickSignal;
@@ -17,6 +18,7 @@ import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.JobExecution;
+import org.jberet.runtime.JobExecutionImpl;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
@@ -71,6 +73,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     @Inject
     FailedJobs failedJobs;
 
+    @Inject
+    ExecutionFactory executions;
+
     @Override
     public boolean starting(long executionId, UUID node) {
         return inflight.started(executionId, node);
@@ -80,6 +85,17 @@ public class DefaultInflightTracker implements RunnerLifecycle {
     public void finished(JobExecution execution) {
         long executionId = execution.getExecutionId();
         BatchStatus status = execution.getBatchStatus();
+        String timedOut = null;
+        if ((status == BatchStatus.STOPPED || status == BatchStatus.FAILED) && execution instanceof JobExecutionImpl impl) {
+            // The watchdog stopped it for its timeout (ADR 0030): whatever the stop or the interrupt made of its
+            // end, it is recorded FAILED with the reason, and its policy's retries apply. A job that COMPLETED
+            // before the stop reached it keeps its end: its work is done.
+            timedOut = inflight.timeoutReason(executionId).orElse(null);
+            if (timedOut != null) {
+                executions.recordFailed(impl, timedOut);
+                status = BatchStatus.FAILED;
+            }
+        }
         completions.record(status == BatchStatus.FAILED);
         if (status == BatchStatus.STOPPED) {
             // An operator's stop, or this server's shutdown stopping its jobs: which one is known only
@@ -101,7 +117,7 @@ public class DefaultInflightTracker implements RunnerLifecycle {
         }
         signal.slotFreesOnCommit(f.policyName());
         if (status == BatchStatus.FAILED && f.policyName() != null) {
-            failedJobs.failed(execution, f);
+            failedJobs.failed(execution, f, timedOut);
         }
         // Most policies have no adaptive gate: decide that from the declaration, without reading
         // the policy's settings on every job's completion.

@@ -53,8 +53,11 @@ public class FailedJobs {
     @Inject
     HeldPolicies heldPolicies;
 
-    /** @param row the freed in-flight row of the execution; nothing is done when its policy is no longer declared */
-    public void failed(JobExecution execution, InflightEnd row) {
+    /**
+     * @param row      the freed in-flight row of the execution; nothing is done when its policy is no longer declared
+     * @param timedOut why the watchdog stopped it (ADR 0030), or null: it failed on its own
+     */
+    public void failed(JobExecution execution, InflightEnd row, String timedOut) {
         Optional<Policy> declared = policies.named(row.policyName());
         if (declared.isEmpty()) {
             return;
@@ -69,7 +72,7 @@ public class FailedJobs {
         int retry = row.attempt() - 1;
         Optional<Duration> delay;
         FailedExecution failure = FailedExecution.of(execution);
-        String error = failure.error();
+        String error = timedOut == null ? failure.error() : timedOut + "\n" + failure.error();
         try {
             delay = retries.delayBefore(retry, execution);
         } catch (RuntimeException e) {

@@ -18,6 +18,7 @@ import io.dispatchpolicy.observe.MetricsSampler;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.policy.SettingNames;
 import io.dispatchpolicy.schedule.ScheduleRegistry;
+import io.dispatchpolicy.running.ExecutionWatchdog;
 import io.dispatchpolicy.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.upkeep.Maintainer;
 import io.dispatchpolicy.upkeep.MaintenanceTask;
@@ -74,7 +75,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
-@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker", "ScheduleWatchdog"})
+@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker", "ScheduleWatchdog", "ExecutionWatchdog"})
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class NodeLifecycle {
@@ -118,6 +119,9 @@ public class NodeLifecycle {
 
     @Inject
     LocalRunners runners;
+
+    @Inject
+    ExecutionWatchdog executionWatchdog;
 
     @Inject
     JobRuntime jobs;
@@ -195,6 +199,7 @@ public class NodeLifecycle {
                 new MaintenanceTask("heartbeat", settings.heartbeatInterval().toMillis(), 0, true,
                         () -> liveness.heartbeat(node.id(), lockKey, shardsSaid())),
                 new MaintenanceTask("recovery", settings.recoveryInterval().toMillis(), FIRST_RECOVERY_MS, true, this::recover),
+                MaintenanceTask.every("execution watchdog", ExecutionWatchdog.EVERY_MS, executionWatchdog::pass),
                 MaintenanceTask.every("priority aging", AGING_INTERVAL_MS,
                         MaintenanceTask.untilDone(() -> sweeper.agePriorities() >= Sweeper.AGE_BATCH)),
                 new MaintenanceTask("schedule watchdog", settings.scheduleWatchdogInterval().toMillis(), FIRST_RECOVERY_MS, false,

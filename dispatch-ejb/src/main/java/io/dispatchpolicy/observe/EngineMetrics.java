@@ -116,6 +116,11 @@ public class EngineMetrics {
         onCommit(() -> meters.count("dispatch.jobs.dead", 1, "policy", policy));
     }
 
+    /** A running execution stopped past its timeout ({@code kind}: {@code run} or {@code progress}; ADR 0030). */
+    public void timedOutOnCommit(String policy, String kind) {
+        onCommit(() -> meters.count("dispatch.jobs.timed.out", 1, "policy", policy == null ? "" : policy, "timeout", kind));
+    }
+
     /** A schedule's occurrence staged. */
     public void occurrenceOnCommit(String policy) {
         onCommit(() -> meters.count("dispatch.schedule.occurrences", 1, "policy", policy));

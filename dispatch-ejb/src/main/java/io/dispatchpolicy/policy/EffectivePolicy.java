@@ -2,6 +2,7 @@ package io.dispatchpolicy.policy;
 
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Demotion;
 import io.dispatchpolicy.spi.Gate;
@@ -10,6 +11,7 @@ import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
+import io.dispatchpolicy.spi.Timeouts;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,11 +32,26 @@ import java.util.StringJoiner;
  * @param demotions     demotion rules in force (declared, or standalone.xml's), the last matching one wins
  * @param retries       how a job whose execution ends FAILED is retried (declared, with standalone.xml's constants over it)
  * @param gateOverrides constant parameter values by gate id and parameter name, replacing the declared ones
+ * @param timeouts      how long its jobs may run and go without a checkpoint (declared, with standalone.xml's over it)
  */
 public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
                               OptionalInt capacity, List<Lane> lanes, String defaultLane, List<Demotion> demotions,
                               Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
-                              Map<String, Map<String, Double>> gateOverrides) {
+                              Map<String, Map<String, Double>> gateOverrides, Timeouts timeouts) {
+
+    /** As the policy is declared, with no setting over it (tests, and a policy whose settings are not read). */
+    public EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
+                           OptionalInt capacity, List<Lane> lanes, String defaultLane, List<Demotion> demotions,
+                           Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
+                           Map<String, Map<String, Double>> gateOverrides) {
+        this(policy, admissionBatchSize, tickAdmissionBudget, capacity, lanes, defaultLane, demotions, fairnessHalfLife,
+                retryStrategy, retries, gateOverrides, policy.timeouts());
+    }
+
+    /** The timeouts of a job of this name: {@code submitted} where it sets them, else the policy's (ADR 0030). */
+    public JobTimeouts timeoutsOf(String jobName, JobTimeouts submitted) {
+        return submitted.or(JobTimeouts.of(timeouts.runFor(jobName), timeouts.progressFor(jobName)));
+    }
 
     /** Parameter names per gate type, as used in {@code dispatch.policy.<p>.gate.<id>.<param>}. */
     public static final Map<String, List<String>> GATE_PARAMS = Map.of(
@@ -58,7 +75,7 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
         gateOverrides.forEach((gate, params) -> merged.put(gate, new LinkedHashMap<>(params)));
         partitionOverrides.forEach((gate, params) -> merged.computeIfAbsent(gate, g -> new LinkedHashMap<>()).putAll(params));
         return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, lanes, defaultLane, demotions,
-                fairnessHalfLife, retryStrategy, retries, merged);
+                fairnessHalfLife, retryStrategy, retries, merged, timeouts);
     }
 
     /**
@@ -77,7 +94,7 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
                     o.containsKey("min") ? (int) Math.round(o.get("min")) : lane.min()));
         }
         return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, List.copyOf(overridden),
-                defaultLane, demotions, fairnessHalfLife, retryStrategy, retries, gateOverrides);
+                defaultLane, demotions, fairnessHalfLife, retryStrategy, retries, gateOverrides, timeouts);
     }
 
     /** The gate of this policy with {@code id}, if it has one. */

@@ -11,6 +11,7 @@ import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.PolicyDeclarationException;
 import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryStrategy;
+import io.dispatchpolicy.spi.Timeouts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -39,7 +40,10 @@ public class PolicySettings {
 
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
-            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane");
+            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
+            "timeout", "progress-timeout");
+    /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}. */
+    private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout");
 
     @Inject
     DispatchSettings settings;
@@ -85,7 +89,7 @@ public class PolicySettings {
             }
         }
         return new EffectivePolicy(p, batch, budget, capacity, lanes.lanes(), lanes.defaultLane(), demotions, halfLife, retry,
-                retries, overrides);
+                retries, overrides, timeouts(base, p));
     }
 
     /**
@@ -130,6 +134,15 @@ public class PolicySettings {
         if (POLICY_KNOBS.contains(knob) || isGateParam(p, knob)) {
             return Optional.empty();
         }
+        for (String perJob : PER_JOB_KNOBS) {
+            if (knob.startsWith(perJob + ".")) {
+                String job = knob.substring(perJob.length() + 1);
+                return p.jobNames().contains(job) ? Optional.empty()
+                        : Optional.of("policy '" + p.name() + "' governs no job '" + job + "'"
+                        + io.dispatchpolicy.config.NearestName.to(job, p.jobNames()).map(n -> ": did you mean '" + n + "'?")
+                        .orElse(" (it governs " + p.jobNames() + ")"));
+            }
+        }
         List<String> known = new java.util.ArrayList<>(POLICY_KNOBS);
         for (DeclaredGate gate : p.gates()) {
             for (String param : EffectivePolicy.GATE_PARAMS.get(gate.gate().type())) {
@@ -153,6 +166,39 @@ public class PolicySettings {
     }
 
     private record Lanes(List<Lane> lanes, String defaultLane) {
+    }
+
+    /**
+     * The declared timeouts with standalone.xml's over them: {@code timeout} and {@code progress-timeout} for
+     * every job of the policy, {@code timeout.<job>} and {@code progress-timeout.<job>} for one; each a number
+     * of seconds, or {@code off} for none.
+     */
+    private Timeouts timeouts(String base, Policy p) {
+        Timeouts t = p.timeouts();
+        if (settings.raw(base + "timeout").isPresent()) {
+            t = t.run(timeoutSetting(base + "timeout"));
+        }
+        if (settings.raw(base + "progress-timeout").isPresent()) {
+            t = t.progress(timeoutSetting(base + "progress-timeout"));
+        }
+        for (String job : p.jobNames()) {
+            if (settings.raw(base + "timeout." + job).isPresent()) {
+                t = t.run(job, timeoutSetting(base + "timeout." + job));
+            }
+            if (settings.raw(base + "progress-timeout." + job).isPresent()) {
+                t = t.progress(job, timeoutSetting(base + "progress-timeout." + job));
+            }
+        }
+        return t;
+    }
+
+    private Duration timeoutSetting(String property) {
+        Optional<Duration> value = settings.optionalSeconds(property, 1);
+        if (value.isPresent() && value.get().compareTo(Timeouts.LONGEST) > 0) {
+            throw new InvalidSettingException(property, settings.raw(property).orElse(""),
+                    "a number of seconds > 0 and at most " + Timeouts.LONGEST.toSeconds() + ", or off");
+        }
+        return value.orElse(null);
     }
 
     /**

@@ -61,6 +61,7 @@ public final class Policy {
     private final boolean demotionOverridesLane;
     private final RetryStrategy retryStrategy;
     private final Retries retries;
+    private final Timeouts timeouts;
 
     private Policy(Builder b) {
         this.name = b.name;
@@ -87,6 +88,7 @@ public final class Policy {
         this.demotionOverridesLane = b.demotionOverridesLane;
         this.retryStrategy = b.retryStrategy;
         this.retries = b.retries;
+        this.timeouts = b.timeouts;
     }
 
     /** Name of the built-in policy that occurrences of schedules of ungoverned jobs go through (ADR 0012). */
@@ -198,6 +200,11 @@ public final class Policy {
         return retries;
     }
 
+    /** How long its jobs may run, and go without a checkpoint; {@link Timeouts#none()} unless declared (ADR 0030). */
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
     public ContextFunction contextFunction() {
         return context;
     }
@@ -283,6 +290,7 @@ public final class Policy {
         private boolean demotionOverridesLane;
         private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
         private Retries retries = Retries.none();
+        private Timeouts timeouts = Timeouts.none();
 
         private Builder(String name) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -479,9 +487,37 @@ public final class Policy {
             return this;
         }
 
+        /**
+         * Every job of this policy runs at most {@code max} from its start (measured on the database's
+         * clock): past it, the execution is stopped, recorded FAILED ("timed out after …") and its slot freed;
+         * the retries apply. Shorthand for {@code timeouts(Timeouts.none().run(max))} merged with the others.
+         */
+        public Builder timeout(Duration max) {
+            this.timeouts = timeouts.run(max);
+            return this;
+        }
+
+        /** A chunk step of this policy's jobs goes at most {@code max} without a checkpoint (ADR 0030). */
+        public Builder progressTimeout(Duration max) {
+            this.timeouts = timeouts.progress(max);
+            return this;
+        }
+
+        /** The timeouts, per job name where they differ ({@link Timeouts}); replaces what was declared before. */
+        public Builder timeouts(Timeouts timeouts) {
+            this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+            return this;
+        }
+
         public Policy build() {
             if (jobNames.isEmpty()) {
                 throw new PolicyDeclarationException("Policy '" + name + "' governs no job: call governs(...)");
+            }
+            for (String job : timeouts.jobNames()) {
+                if (!jobNames.contains(job)) {
+                    throw new PolicyDeclarationException("Policy '" + name + "' declares a timeout for job '" + job
+                            + "', which it does not govern (it governs " + jobNames + ")");
+                }
             }
             if (partitionBy == null) {
                 throw new PolicyDeclarationException("Policy '" + name + "' has no partitionBy: it is required");

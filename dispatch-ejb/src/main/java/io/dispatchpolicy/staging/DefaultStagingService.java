@@ -2,6 +2,7 @@ package io.dispatchpolicy.staging;
 
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.Submission;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
@@ -95,7 +96,8 @@ public class DefaultStagingService implements StagingService {
         placement.checkShards(policy, submissions);
         String user = permission.authorize("start");
         long[] ids = staging.stage(policy.name(), jobName, user, noisyTenants.place(policy, effective, submissions, named.isPresent()),
-                null, policy.priorityAging().orElse(null));
+                null, policy.priorityAging().orElse(null),
+                JobTimeouts.of(SubmitOption.timeoutOf(options), SubmitOption.progressTimeoutOf(options)));
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         metrics.stagedOnCommit(policy.name(), ids.length);
         return ids;
@@ -138,7 +140,7 @@ public class DefaultStagingService implements StagingService {
         // a restart runs as the job's submitter, as its first execution did (ADR 0024); the caller only if unknown
         String user = original.getUser() != null ? original.getUser() : caller;
         long id = staging.stage(policy.name(), jobName, user, List.of(submission), List.of(executionId),
-                policy.priorityAging().orElse(null))[0]; // a restart is not counted for its tenant
+                policy.priorityAging().orElse(null), JobTimeouts.NONE)[0]; // a restart is not counted for its tenant
         deadJobs.revived(executionId); // a dead job restarted by hand is dead no more
         signal.workArrivesOnCommit(); // the staged rows are visible to the tick only then
         metrics.stagedOnCommit(policy.name(), 1);

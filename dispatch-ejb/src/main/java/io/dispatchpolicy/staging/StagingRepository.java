@@ -1,5 +1,6 @@
 package io.dispatchpolicy.staging;
 
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.domain.model.Submission;
@@ -81,11 +82,12 @@ public class StagingRepository {
                 RETURNING p.id, p.partition_key, p.lane),
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority, due_at, next_age_at, age_every_ms, age_step, age_cap)
+                                                  priority, due_at, next_age_at, age_every_ms, age_step, age_cap,
+                                                  run_timeout_ms, progress_timeout_ms)
                 SELECT parts.id, :jobName, j.params::jsonb, :submittedBy, clock_timestamp(), j.restart, j.priority, j.due,
                        CASE WHEN a.every IS NOT NULL AND j.priority < a.cap
                             THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => a.every / 1000.0) END,
-                       a.every, a.step, a.cap
+                       a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint
                   FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
                                          WHEN u.delay IS NOT NULL
                                          THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
@@ -97,16 +99,19 @@ public class StagingRepository {
             SELECT id FROM ins ORDER BY id
             """);
 
-    // A restart keeps the submission id it runs for and its priority; its partition exists (a partition
+    // A restart keeps the submission id it runs for, its priority and its own timeouts (its admission's
+    // record holds them); its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
     // or when it bypasses the gates, it is scheduled (the tick promotes or starts it when due). A dead
     // job restarted is dead no more.
     private static final Sql RESTAGE = Sql.of("""
             WITH ins AS (
                 INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority, attempt, due_at, bypass)
-                VALUES (:submission, :partition, :jobName, '{}'::jsonb, :submittedBy, clock_timestamp(), :execution, :priority,
-                        :attempt, clock_timestamp() + make_interval(secs => :delayMs::double precision / 1000), :bypass)
+                                                  priority, attempt, due_at, bypass, run_timeout_ms, progress_timeout_ms)
+                SELECT :submission, :partition, :jobName, '{}'::jsonb, :submittedBy, clock_timestamp(), :execution, :priority,
+                       :attempt, clock_timestamp() + make_interval(secs => :delayMs::double precision / 1000), :bypass,
+                       a.run_timeout_ms, a.progress_timeout_ms
+                  FROM (SELECT 1) one LEFT JOIN dispatch.admissions a ON a.submission_id = :submission
                 RETURNING due_at IS NULL AS waiting, priority),
             revived AS (
                 DELETE FROM dispatch.dead_jobs WHERE submission_id = :submission RETURNING 1)
@@ -187,10 +192,11 @@ public class StagingRepository {
      *
      * @param restartOf for restarts, the execution each submission restarts (same order); else null
      * @param aging     the policy's priority aging, or null
+     * @param timeouts  the submissions' own timeouts (the same for every one of the call)
      * @return submission ids in the order of {@code submissions}
      */
     public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
-                        List<Long> restartOf, PriorityAging aging) {
+                        List<Long> restartOf, PriorityAging aging, JobTimeouts timeouts) {
         long[] ids = new long[submissions.size()];
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
@@ -199,6 +205,7 @@ public class StagingRepository {
                     .bigint("ageEveryMs", aging == null ? null : aging.every().toMillis())
                     .integer("ageStep", aging == null ? null : aging.step())
                     .integer("ageCap", aging == null ? null : aging.cap())
+                    .bigint("runTimeoutMs", timeouts.runMs()).bigint("progressTimeoutMs", timeouts.progressMs())
                     .longs("jobRestarts", restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to));
             List<Long> chunkIds = jdbc.query(STAGE, placed(chunk, params), rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {

@@ -105,7 +105,9 @@ public class DefaultJobControl implements JobControl {
         }
         return Optional.of(new JobLife(job, submittedBy, priority, dueAt, attempt, waiting,
                 admission.map(JobsRepository.Admission::admittedAt).orElse(null), admission.map(JobsRepository.Admission::node).orElse(null),
-                diedAt, error, executions.executions(), parameters));
+                diedAt, error, executions.executions(), parameters,
+                admission.map(a -> a.timeouts().describe()).orElse("none"),
+                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null)));
     }
 
     @Override

@@ -19,10 +19,13 @@ import java.util.List;
  * @param lastError    the error it was parked or died with
  * @param executions   every JBeret execution, oldest first
  * @param parameters   its job parameters as staged or as JBeret last ran it
+ * @param timeouts     its latest execution's timeouts ("run 3 s · no checkpoint 2 s", ADR 0030): those in force while
+ *                     it runs, else its submission's own; "none"
+ * @param timedOut     while its thread has not let go of a timed-out execution: why it was stopped; else null
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
-                      List<ExecutionRecord> executions, String parameters) implements Serializable {
+                      List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

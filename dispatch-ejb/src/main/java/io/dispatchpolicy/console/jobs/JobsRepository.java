@@ -1,5 +1,6 @@
 package io.dispatchpolicy.console.jobs;
 
+import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
@@ -91,8 +92,11 @@ public class JobsRepository {
 
     private static final Sql ADMISSION = Sql.of("""
             SELECT a.admitted_at, n.node_name, a.attempt, a.submitted_by, a.priority, a.due_at, a.execution_id,
-                   (SELECT p.id FROM dispatch.partitions p WHERE p.id = a.partition_id)
+                   (SELECT p.id FROM dispatch.partitions p WHERE p.id = a.partition_id),
+                   coalesce(i.run_timeout_ms, a.run_timeout_ms), coalesce(i.progress_timeout_ms, a.progress_timeout_ms),
+                   i.execution_id IS NOT NULL, i.timeout_reason
               FROM dispatch.admissions a LEFT JOIN dispatch.nodes n ON n.id = a.node_id
+              LEFT JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
              WHERE a.submission_id = :submission
             """);
 
@@ -157,12 +161,18 @@ public class JobsRepository {
     public Optional<Admission> admission(long submissionId) {
         return jdbc.query(ADMISSION, Params.of().bigint("submission", submissionId), rs -> new Admission(Jdbc.instant(rs.getTimestamp(1)),
                 rs.getString(2), rs.getInt(3), rs.getString(4), (Integer) rs.getObject(5), Jdbc.instant(rs.getTimestamp(6)),
-                rs.getLong(7), (Long) rs.getObject(8))).stream().findFirst();
+                rs.getLong(7), (Long) rs.getObject(8), new JobTimeouts((Long) rs.getObject(9), (Long) rs.getObject(10)),
+                rs.getBoolean(11), rs.getString(12))).stream().findFirst();
     }
 
-    /** A job's admission record; {@code partitionId} null once its partition has been swept. */
+    /**
+     * A job's admission record; {@code partitionId} null once its partition has been swept. {@code timeouts}: those
+     * in force while it runs (ADR 0030), else the submission's own; {@code timedOut}: why the watchdog stopped it, while
+     * its thread has not let go yet.
+     */
     public record Admission(java.time.Instant admittedAt, String node, int attempt, String submittedBy, Integer priority,
-                            java.time.Instant dueAt, long executionId, Long partitionId) {
+                            java.time.Instant dueAt, long executionId, Long partitionId, JobTimeouts timeouts, boolean inFlight,
+                            String timedOut) {
     }
 
     /** A dead job: when it died, after how many attempts, who submitted it, its priority, its error. */

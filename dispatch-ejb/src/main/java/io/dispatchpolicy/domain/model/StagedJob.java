@@ -15,7 +15,8 @@ import java.time.Instant;
  * @param dueAt        when a scheduled job is due; null once it is (and for jobs never delayed)
  * @param attempt      which attempt of its submission this is (1 = the submitted run; a retry adds one)
  * @param scheduleId   the schedule it is an occurrence of (its admission stages the next one); else null
+ * @param timeouts     the submission's own timeouts ({@code SubmitOption.timeout}, {@code progressTimeout}); none set: its policy's
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
-                        Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId) {
+                        Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId, JobTimeouts timeouts) {
 }

@@ -153,6 +153,19 @@ public class ExecutionFactory {
     }
 
     /**
+     * Records an execution its runner has just ended as FAILED with {@code exitStatus} as its exit status, in
+     * the current transaction: a timed-out job stopped (or interrupted) by the watchdog (ADR 0030). Written
+     * after JBeret's own last write of it, so nothing of JBeret's overwrites it.
+     */
+    public void recordFailed(JobExecutionImpl execution, String exitStatus) {
+        LaunchOnCommit launch = launchForThisTransaction();
+        launch.executionTouched(execution.getExecutionId());
+        execution.setBatchStatus(BatchStatus.FAILED);
+        execution.setExitStatus(exitStatus);
+        launch.environment().getJobRepository().updateJobExecution(execution, true, false);
+    }
+
+    /**
      * Prepares to run an execution that was committed but whose runner never started (its node died
      * between commit and submit, or a database outage cut the runner off before its start mark). The
      * runner is submitted when the current transaction commits.

@@ -23,7 +23,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public class LocalRunners {
 
     private final ConcurrentHashMap<Long, Integer> held = new ConcurrentHashMap<>();
-    private final Set<Long> running = ConcurrentHashMap.newKeySet();
+    /** The runners past their start mark, by execution: the watchdog stops and interrupts through them (ADR 0030). */
+    private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
+
+    /** What the watchdog may do to a job running here. */
+    interface RunningJob {
+        /** Interrupts the job's thread if it still runs the job; @return whether it did. */
+        boolean interruptJob();
+
+        /** How long the longest-running chunk step running now has run (ms); -1 when none runs. */
+        long chunkStepRunningMs();
+    }
     private final Object drained = new Object();
     private volatile boolean closing;
     private volatile boolean startsHeld;
@@ -56,8 +66,8 @@ public class LocalRunners {
     }
 
     /** The runner passed its start mark and is running the job. */
-    void running(long executionId) {
-        running.add(executionId);
+    void running(long executionId, RunningJob runner) {
+        running.put(executionId, runner);
     }
 
     void release(long executionId) {
@@ -117,7 +127,26 @@ public class LocalRunners {
 
     /** The executions whose job is running in this JVM now (queued ones excluded). */
     public Set<Long> runningNow() {
-        return Set.copyOf(running);
+        return Set.copyOf(running.keySet());
+    }
+
+    /**
+     * Interrupts the thread running the execution's job here, if it still runs it (a timed-out job that
+     * did not stop when JBeret asked it to, ADR 0030). @return whether a thread was interrupted
+     */
+    public boolean interrupt(long executionId) {
+        RunningJob runner = running.get(executionId);
+        return runner != null && runner.interruptJob();
+    }
+
+    /**
+     * How long the longest-running chunk step of the execution running here has run, in ms; -1 when none
+     * runs (the progress timeout watches only chunk steps: a batchlet writes no checkpoint while it runs)
+     * or the execution does not run here.
+     */
+    public long chunkStepRunningMs(long executionId) {
+        RunningJob runner = running.get(executionId);
+        return runner == null ? -1 : runner.chunkStepRunningMs();
     }
 
     /**

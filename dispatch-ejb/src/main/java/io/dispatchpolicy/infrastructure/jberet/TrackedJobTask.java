@@ -19,7 +19,7 @@ import java.util.logging.Logger;
  * JBeret could not record its end) if it ran. The runner never retries on its own, so there is one
  * repair path and nothing to double-count.
  */
-final class TrackedJobTask implements JobTask {
+final class TrackedJobTask implements JobTask, LocalRunners.RunningJob {
 
     private static final Logger LOG = Logger.getLogger(TrackedJobTask.class.getName());
 
@@ -29,6 +29,8 @@ final class TrackedJobTask implements JobTask {
     private final RunnerLifecycle lifecycle;
     private final LocalRunners runners;
     private final DatabaseOutage outage;
+    /** The thread running the job, while it runs it: what a timed-out job's interrupt reaches (guarded by this). */
+    private Thread jobThread;
 
     TrackedJobTask(JobTask runner, JobExecutionImpl execution, UUID node, RunnerLifecycle lifecycle,
                    LocalRunners runners, DatabaseOutage outage) {
@@ -84,11 +86,19 @@ final class TrackedJobTask implements JobTask {
                 LOG.info(() -> "Execution " + id + " belongs to another node or already started; not running it here");
                 return;
             }
-            runners.running(id);
+            runners.running(id, this);
             ran = true;
             try {
+                synchronized (this) {
+                    jobThread = Thread.currentThread();
+                }
                 runner.run();
             } finally {
+                synchronized (this) {
+                    jobThread = null;
+                }
+                // an interrupt that reached the job as it ended must not reach the pool's next task
+                Thread.interrupted();
                 try {
                     if (!outage.isDown()) {
                         lifecycle.finished(execution);
@@ -104,6 +114,60 @@ final class TrackedJobTask implements JobTask {
             }
             runners.release(id);
         }
+    }
+
+    /** Interrupts the job's thread if it still runs the job; @return whether it did. */
+    @Override
+    public synchronized boolean interruptJob() {
+        if (jobThread == null) {
+            return false;
+        }
+        jobThread.interrupt();
+        return true;
+    }
+
+    /**
+     * How long the longest-running chunk step running now has run, by this JVM's clock; -1 when none runs
+     * (ADR 0030: the progress timeout watches chunk steps only). JBeret marks a step STARTED in memory just
+     * before it writes the step's row: the watchdog asks this so a step whose row it has not seen yet is
+     * never judged by the previous step's progress.
+     */
+    @Override
+    public long chunkStepRunningMs() {
+        org.jberet.job.model.Job job = execution.getSubstitutedJob();
+        if (job == null) {
+            return -1;
+        }
+        long longest = -1;
+        long now = System.currentTimeMillis();
+        for (jakarta.batch.runtime.StepExecution step : execution.getStepExecutions()) {
+            jakarta.batch.runtime.BatchStatus status = step.getBatchStatus();
+            if ((status == jakarta.batch.runtime.BatchStatus.STARTING || status == jakarta.batch.runtime.BatchStatus.STARTED)
+                    && step.getStartTime() != null && isChunk(job.getJobElements(), step.getStepName())) {
+                longest = Math.max(longest, now - step.getStartTime().getTime());
+            }
+        }
+        return longest;
+    }
+
+    /** Whether the step of that id among these elements (its flows and splits too) has a chunk. */
+    private static boolean isChunk(java.util.List<org.jberet.job.model.JobElement> elements, String stepId) {
+        for (org.jberet.job.model.JobElement element : elements) {
+            if (element instanceof org.jberet.job.model.Step step && step.getId().equals(stepId)) {
+                return step.getChunk() != null;
+            }
+            if (element instanceof org.jberet.job.model.Flow flow && isChunk(flow.getJobElements(), stepId)) {
+                return true;
+            }
+            if (element instanceof org.jberet.job.model.Split split) {
+                for (org.jberet.job.model.Flow flow : split.getFlows()) {
+                    if (isChunk(flow.getJobElements(), stepId)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private void report(RuntimeException e, String what) {

@@ -10,7 +10,17 @@ public final class TestRunners {
     public static void hold(LocalRunners runners, long executionId, boolean running) {
         runners.hold(executionId);
         if (running) {
-            runners.running(executionId);
+            runners.running(executionId, new LocalRunners.RunningJob() {
+                @Override
+                public boolean interruptJob() {
+                    return false;
+                }
+
+                @Override
+                public long chunkStepRunningMs() {
+                    return -1;
+                }
+            });
         }
     }
 
