@@ -305,6 +305,12 @@ public class TestPolicies {
         return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
     }
 
+    /** Stop from any node (StopAnywhereIT): no gates, no retries. */
+    @Produces
+    Policy stopAnywhere() {
+        return byTenantWith("it-stop").build();
+    }
+
     /** Execution timeouts (TimeoutIT): one slot per tenant, 3 s a run, one retry at once. */
     @Produces
     Policy timeout() {

@@ -140,6 +140,18 @@ public class InflightRepository {
              WHERE execution_id = :execution AND stop_requested_at IS NULL
             """);
 
+    // Where an in-flight execution runs: the node that must deliver a stop to its JBeret.
+    private static final Sql OWNER = Sql.of("""
+            SELECT i.node_id, coalesce(n.node_name, i.node_id::text) FROM dispatch.inflight_jobs i
+              LEFT JOIN dispatch.nodes n ON n.id = i.node_id
+             WHERE i.execution_id = :execution
+            """);
+
+    private static final Sql STOP_DELIVERED = Sql.of("""
+            UPDATE dispatch.inflight_jobs SET stop_delivered_at = clock_timestamp()
+             WHERE execution_id = :execution AND stop_delivered_at IS NULL
+            """);
+
     private static final Sql OWN = Sql.of("""
             SELECT execution_id FROM dispatch.inflight_jobs WHERE node_id = :node ORDER BY execution_id
             """);
@@ -224,6 +236,17 @@ public class InflightRepository {
     /** Records that an operator asked the execution to stop (a no-op once it has ended). */
     public void stopRequested(long executionId) {
         jdbc.update(STOP_REQUESTED, Params.of().bigint("execution", executionId));
+    }
+
+    /** The node an in-flight execution belongs to (its id and name); empty when it is not in flight. */
+    public Optional<InflightOwner> ownerOf(long executionId) {
+        return jdbc.query(OWNER, Params.of().bigint("execution", executionId),
+                rs -> new InflightOwner(rs.getObject(1, UUID.class), rs.getString(2))).stream().findFirst();
+    }
+
+    /** Records that this node handed the requested stop to its JBeret. */
+    public void stopDelivered(long executionId) {
+        jdbc.update(STOP_DELIVERED, Params.of().bigint("execution", executionId));
     }
 
     /** Execution ids of every in-flight row this node owns. */

@@ -21,7 +21,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Stops this node's running executions that are past their run timeout, or whose chunk step has written
+ * Delivers to this node's JBeret the stops operators asked for on other nodes (ADR 0031), and stops this
+ * node's running executions that are past their run timeout, or whose chunk step has written
  * no checkpoint for longer than their progress timeout (ADR 0030). Each node watches the executions its
  * own runners run, every second on its maintenance thread, by the database's clock. A timed-out
  * execution gives up its slots at once (its in-flight row's cost drops to 0, so the tenant's next job
@@ -67,14 +68,17 @@ public class ExecutionWatchdog {
     @Inject
     EngineMetrics metrics;
 
-    /** One look at this node's running executions; @return how many timed out in it. */
+    /** One look at this node's executions; @return how many timed out in it. */
     public int pass() {
-        Set<Long> now = runners.runningNow();
+        Set<Long> now = runners.heldNow();
         if (now.isEmpty()) {
             return 0;
         }
         int fired = 0;
         for (Watched w : running.watch(node.id(), now)) {
+            if (w.stopPending()) {
+                deliverStop(w.executionId());
+            }
             if (w.timedOut()) {
                 if (w.sinceTimedOutMs() >= INTERRUPT_AFTER_MS && runners.interrupt(w.executionId())) {
                     LOG.info(() -> "Execution " + w.executionId() + " still runs " + w.sinceTimedOutMs()
@@ -100,6 +104,21 @@ public class ExecutionWatchdog {
             }
         }
         return fired;
+    }
+
+    /**
+     * Hands an operator's stop asked on another node to this node's JBeret, which runs the execution
+     * (ADR 0031): as {@code JobOperator.stop} here would — {@code Batchlet.stop()}, or the chunk's next checkpoint.
+     */
+    private void deliverStop(long executionId) {
+        try {
+            runtime.stop(executionId);
+        } catch (RuntimeException e) {
+            // it ended (or has not started) meanwhile: JobExecutionNotRunningException; the request stays on its row
+            LOG.log(Level.FINE, e, () -> "Delivering the stop of execution " + executionId);
+        }
+        inflight.stopDelivered(executionId);
+        LOG.info(() -> "Execution " + executionId + ": delivered the stop an operator asked for on another node");
     }
 
     private boolean timeOut(long executionId, String kind, String reason) {

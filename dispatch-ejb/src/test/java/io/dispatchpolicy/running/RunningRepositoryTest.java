@@ -130,6 +130,33 @@ class RunningRepositoryTest {
         assertThat(running.watch(node, Set.of(id)).get(0).sinceTimedOutMs()).isBetween(2_000L, 60_000L);
     }
 
+    @Test
+    void aStopAskedElsewhereIsPendingUntilThisNodeDeliversItQueuedOrRunning() {
+        long started = execution(1_000, null, null);
+        long queued = execution(1_000, null, null);
+        db.update("UPDATE dispatch.inflight_jobs SET started_at = NULL WHERE execution_id = ?", queued);
+        long notAsked = execution(1_000, null, null);
+        assertThat(held(Set.of(started, queued, notAsked))).isEmpty();
+
+        db.update("UPDATE dispatch.inflight_jobs SET stop_requested_at = clock_timestamp() WHERE execution_id IN (?, ?)", started, queued);
+        List<Watched> pending = held(Set.of(started, queued, notAsked));
+        assertThat(pending).extracting(Watched::executionId).containsExactlyInAnyOrder(started, queued);
+        assertThat(pending).allSatisfy(w -> {
+            assertThat(w.stopPending()).isTrue();
+            assertThat(w.overran()).isFalse();
+            assertThat(w.timedOut()).isFalse();
+        });
+        assertThat(inflight.ownerOf(started).orElseThrow().id()).isEqualTo(node);
+
+        inflight.stopDelivered(started);
+        assertThat(held(Set.of(started, queued, notAsked))).extracting(Watched::executionId).containsExactly(queued);
+        assertThat(running.watch(UUID.randomUUID(), Set.of(queued))).as("another node's rows are not this one's to deliver").isEmpty();
+    }
+
+    private List<Watched> held(Set<Long> held) {
+        return running.watch(node, held);
+    }
+
     /** A running execution of this node, started {@code startedMsAgo} ago, with JBeret's rows. */
     private long execution(long startedMsAgo, Long runTimeoutMs, Long progressTimeoutMs) {
         long instance = db.count("INSERT INTO job_instance (jobname) VALUES ('it-watch') RETURNING jobinstanceid");

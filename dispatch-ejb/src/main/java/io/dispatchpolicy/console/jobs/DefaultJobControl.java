@@ -107,7 +107,16 @@ public class DefaultJobControl implements JobControl {
                 admission.map(JobsRepository.Admission::admittedAt).orElse(null), admission.map(JobsRepository.Admission::node).orElse(null),
                 diedAt, error, executions.executions(), parameters,
                 admission.map(a -> a.timeouts().describe()).orElse("none"),
-                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null)));
+                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null),
+                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::runsOn).orElse(null),
+                admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(DefaultJobControl::stopRequest).orElse(null)));
+    }
+
+    /** Where an operator's stop of a job in flight stands. */
+    private static String stopRequest(JobsRepository.Admission a) {
+        return "asked at " + a.stopRequestedAt() + (a.stopDeliveredAt() == null ? ", waiting for node " + a.runsOn() + " to deliver it"
+                : ", delivered by node " + a.runsOn() + " after " + java.time.Duration.between(a.stopRequestedAt(), a.stopDeliveredAt()).toMillis()
+                + " ms");
     }
 
     @Override
@@ -137,8 +146,11 @@ public class DefaultJobControl implements JobControl {
         if (!life.stoppable()) {
             return "Job " + submissionId + " has no running execution to stop.";
         }
-        stops.stop(life.latest().executionId());
-        return "Asked execution " + life.latest().executionId() + " of job " + submissionId + " to stop.";
+        long execution = life.latest().executionId();
+        Optional<String> elsewhere = stops.stop(execution);
+        return elsewhere.map(node -> "Asked execution " + execution + " of job " + submissionId + " to stop: it runs on node "
+                        + node + ", which hands the request to its batch runtime within a second.")
+                .orElse("Asked execution " + execution + " of job " + submissionId + " to stop.");
     }
 
     private String restart(long submissionId) {

@@ -22,10 +22,13 @@ import java.util.List;
  * @param timeouts     its latest execution's timeouts ("run 3 s · no checkpoint 2 s", ADR 0030): those in force while
  *                     it runs, else its submission's own; "none"
  * @param timedOut     while its thread has not let go of a timed-out execution: why it was stopped; else null
+ * @param runsOn       while in flight: the node that runs it; else null
+ * @param stopRequest  while in flight: where an operator's stop stands ("asked …, delivered by node b …"); else null
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
-                      List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut) implements Serializable {
+                      List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut,
+                      String runsOn, String stopRequest) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

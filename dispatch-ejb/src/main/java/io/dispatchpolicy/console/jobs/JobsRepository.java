@@ -94,9 +94,11 @@ public class JobsRepository {
             SELECT a.admitted_at, n.node_name, a.attempt, a.submitted_by, a.priority, a.due_at, a.execution_id,
                    (SELECT p.id FROM dispatch.partitions p WHERE p.id = a.partition_id),
                    coalesce(i.run_timeout_ms, a.run_timeout_ms), coalesce(i.progress_timeout_ms, a.progress_timeout_ms),
-                   i.execution_id IS NOT NULL, i.timeout_reason
+                   i.execution_id IS NOT NULL, i.timeout_reason, i.stop_requested_at, i.stop_delivered_at,
+                   coalesce(r.node_name, i.node_id::text)
               FROM dispatch.admissions a LEFT JOIN dispatch.nodes n ON n.id = a.node_id
               LEFT JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
+              LEFT JOIN dispatch.nodes r ON r.id = i.node_id
              WHERE a.submission_id = :submission
             """);
 
@@ -162,17 +164,20 @@ public class JobsRepository {
         return jdbc.query(ADMISSION, Params.of().bigint("submission", submissionId), rs -> new Admission(Jdbc.instant(rs.getTimestamp(1)),
                 rs.getString(2), rs.getInt(3), rs.getString(4), (Integer) rs.getObject(5), Jdbc.instant(rs.getTimestamp(6)),
                 rs.getLong(7), (Long) rs.getObject(8), new JobTimeouts((Long) rs.getObject(9), (Long) rs.getObject(10)),
-                rs.getBoolean(11), rs.getString(12))).stream().findFirst();
+                rs.getBoolean(11), rs.getString(12), Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)),
+                rs.getString(15))).stream().findFirst();
     }
 
     /**
      * A job's admission record; {@code partitionId} null once its partition has been swept. {@code timeouts}: those
      * in force while it runs (ADR 0030), else the submission's own; {@code timedOut}: why the watchdog stopped it, while
-     * its thread has not let go yet.
+     * its thread has not let go yet; while it is in flight, when an operator asked it to stop, when the node running
+     * it ({@code runsOn}) handed that to its JBeret (ADR 0031).
      */
     public record Admission(java.time.Instant admittedAt, String node, int attempt, String submittedBy, Integer priority,
                             java.time.Instant dueAt, long executionId, Long partitionId, JobTimeouts timeouts, boolean inFlight,
-                            String timedOut) {
+                            String timedOut, java.time.Instant stopRequestedAt, java.time.Instant stopDeliveredAt,
+                            String runsOn) {
     }
 
     /** A dead job: when it died, after how many attempts, who submitted it, its priority, its error. */

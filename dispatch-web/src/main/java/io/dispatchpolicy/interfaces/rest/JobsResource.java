@@ -9,12 +9,15 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 
 import java.util.List;
 
@@ -32,6 +35,9 @@ public class JobsResource {
     @Engine
     JobControl jobs;
 
+    @Context
+    SecurityContext security;
+
     /** A page of jobs, newest submission first; the next page is {@code before=<the last id>}. */
     @GET
     public List<JobRow> find(@QueryParam("by") String by, @QueryParam("value") String value, @QueryParam("policy") String policy,
@@ -46,5 +52,17 @@ public class JobsResource {
         return jobs.life(id).<Response>map(life -> Response.ok(life).build())
                 .orElseGet(() -> Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON)
                         .entity(Json.createObjectBuilder().add("error", "No job " + id).build().toString()).build());
+    }
+
+    /**
+     * Stops the job's running execution, whatever node runs it (ADR 0031): {@code {"message": …}} saying where it
+     * runs; the job's page ({@code GET}) then shows the request and when its node delivered it. Needs
+     * dispatch-operator (403 otherwise); audited.
+     */
+    @POST
+    @Path("{id: [0-9]+}/stop")
+    public Response stop(@PathParam("id") long id) {
+        String said = jobs.stop(id, ApiActor.of(security));
+        return Response.ok(Json.createObjectBuilder().add("message", said).build().toString()).build();
     }
 }

@@ -129,9 +129,7 @@ public class PartitionsResource {
     }
 
     private Actor actor() {
-        EnumSet<ConsoleRole> roles = EnumSet.noneOf(ConsoleRole.class);
-        Arrays.stream(ConsoleRole.values()).filter(r -> security.isUserInRole(r.roleName())).forEach(roles::add);
-        return new Actor(security.getUserPrincipal() == null ? null : security.getUserPrincipal().getName(), roles);
+        return ApiActor.of(security);
     }
 
     private static String text(JsonObject body, String name) {
