@@ -228,6 +228,16 @@ class BadInputIT extends EngineTest {
     }
 
     @Test
+    void aRecoverUngovernedThatIsNoModeFailsTheBootChecks() {
+        set(DispatchSettings.RECOVER_UNGOVERNED, "yes");
+        assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)
+                .hasMessage("Invalid value 'yes' for dispatch.recover-ungoverned: expected off, mark-failed or restart");
+        set(DispatchSettings.RECOVER_UNGOVERNED, " Mark-Failed ");
+        settings.validate();
+        assertThat(settings.recoverUngoverned()).isEqualTo(DispatchSettings.UngovernedRecovery.MARK_FAILED);
+    }
+
+    @Test
     void nodeThreadsOrAQueueWaitThatIsNoNumberFailsTheBootChecks() {
         set(DispatchSettings.NODE_THREADS, "lots");
         assertThatThrownBy(settings::validate).isInstanceOf(InvalidSettingException.class)

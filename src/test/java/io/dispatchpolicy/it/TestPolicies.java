@@ -305,6 +305,18 @@ public class TestPolicies {
         return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
     }
 
+    /** The item throttle (ItemThrottleIT): 20 items a second per tenant, a bucket of 20. */
+    @Produces
+    Policy items() {
+        return byTenantWith("it-items").itemThrottle(20, Duration.ofSeconds(1)).build();
+    }
+
+    /** A job that pauses its own partition (PartitionPauseIT): no gates. */
+    @Produces
+    Policy pauseSelf() {
+        return byTenantWith("it-pause-self").build();
+    }
+
     /** Stop from any node (StopAnywhereIT): no gates, no retries. */
     @Produces
     Policy stopAnywhere() {

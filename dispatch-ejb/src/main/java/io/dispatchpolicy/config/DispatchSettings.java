@@ -51,6 +51,7 @@ public class DispatchSettings {
     public static final String EXECUTION_RETENTION = "dispatch.execution-retention";
     public static final String FAILED_EXECUTION_RETENTION = "dispatch.failed-execution-retention";
     public static final String SUSPEND_JOB_WAIT = "dispatch.suspend-job-wait";
+    public static final String RECOVER_UNGOVERNED = "dispatch.recover-ungoverned";
     /** Tick workers per node when nothing sets them (README, "Tick workers"). */
     public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
@@ -65,7 +66,7 @@ public class DispatchSettings {
             INFLIGHT_STALE_AFTER, RECOVERY_INTERVAL, SWEEP_INTERVAL, PARTITION_INACTIVE_AFTER, METRICS_RETENTION,
             ADMISSION_RETENTION, DEAD_RETENTION, AUDIT_RETENTION, ADAPTER_THROUGHPUT_TARGET, NODE_NAME, TICK_ENABLED, DATASOURCE,
             SCHEDULE_WATCHDOG_INTERVAL, TICK_WORKERS, SHARDS,
-            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS, NODE_QUEUE_WAIT);
+            EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS, NODE_QUEUE_WAIT, RECOVER_UNGOVERNED);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
     private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
@@ -279,6 +280,20 @@ public class DispatchSettings {
         return bool(TICK_ENABLED, true);
     }
 
+    /** What becomes of executions of ungoverned jobs stranded by a node that is gone (ADR 0032). */
+    public enum UngovernedRecovery { OFF, MARK_FAILED, RESTART }
+
+    /** {@code dispatch.recover-ungoverned}: {@code off} (the default), {@code mark-failed} or {@code restart}. */
+    public UngovernedRecovery recoverUngoverned() {
+        String raw = raw(RECOVER_UNGOVERNED).map(String::strip).orElse("off");
+        return switch (raw.toLowerCase(java.util.Locale.ROOT)) {
+            case "off" -> UngovernedRecovery.OFF;
+            case "mark-failed" -> UngovernedRecovery.MARK_FAILED;
+            case "restart" -> UngovernedRecovery.RESTART;
+            default -> throw new InvalidSettingException(RECOVER_UNGOVERNED, raw, "off, mark-failed or restart");
+        };
+    }
+
     private boolean bool(String property, boolean defaultValue) {
         String raw = raw(property).orElse(Boolean.toString(defaultValue)).strip();
         if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
@@ -322,6 +337,7 @@ public class DispatchSettings {
         nodeQueueWait();
         adapterThroughputTarget();
         tickEnabled();
+        recoverUngoverned();
         // An unknown name fails nothing: it is reported (SettingNames), since a name written live that failed
         // the next deployment would also fail WildFly's rollback to the previous one (ADR 0023).
     }

@@ -23,6 +23,7 @@ import io.dispatchpolicy.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.upkeep.Maintainer;
 import io.dispatchpolicy.upkeep.MaintenanceTask;
 import io.dispatchpolicy.upkeep.RecoveryService;
+import io.dispatchpolicy.upkeep.StrandedExecutions;
 import io.dispatchpolicy.upkeep.Sweeper;
 import io.dispatchpolicy.console.EngineBeacon;
 import io.dispatchpolicy.console.monitoring.Monitoring;
@@ -124,6 +125,9 @@ public class NodeLifecycle {
     ExecutionWatchdog executionWatchdog;
 
     @Inject
+    StrandedExecutions strandedExecutions;
+
+    @Inject
     JobRuntime jobs;
 
     @Inject
@@ -200,6 +204,8 @@ public class NodeLifecycle {
                         () -> liveness.heartbeat(node.id(), lockKey, shardsSaid())),
                 new MaintenanceTask("recovery", settings.recoveryInterval().toMillis(), FIRST_RECOVERY_MS, true, this::recover),
                 MaintenanceTask.every("execution watchdog", ExecutionWatchdog.EVERY_MS, executionWatchdog::pass),
+                new MaintenanceTask("stranded executions", settings.recoveryInterval().toMillis(), FIRST_RECOVERY_MS, true,
+                        MaintenanceTask.untilDone(() -> strandedExecutions.pass() >= StrandedExecutions.BATCH)),
                 MaintenanceTask.every("priority aging", AGING_INTERVAL_MS,
                         MaintenanceTask.untilDone(() -> sweeper.agePriorities() >= Sweeper.AGE_BATCH)),
                 new MaintenanceTask("schedule watchdog", settings.scheduleWatchdogInterval().toMillis(), FIRST_RECOVERY_MS, false,

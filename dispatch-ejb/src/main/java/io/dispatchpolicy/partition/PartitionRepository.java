@@ -44,7 +44,8 @@ public class PartitionRepository {
     private static final Sql LOCK_TEMPLATE = Sql.template("""
             WITH target AS (SELECT policy_name, partition_key, lane FROM dispatch.partitions WHERE id = :partition)
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
-                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp(), p.overrides::text
+                   p.decayed_admits, p.decayed_admits_at, p.paused OR coalesce(p.paused_until > clock_timestamp(), false),
+                   clock_timestamp(), p.overrides::text
               FROM dispatch.partitions p JOIN target t
                 ON p.policy_name = t.policy_name AND p.partition_key = t.partition_key AND (p.lane = t.lane OR p.lane = '')
              ORDER BY {{lockOrder}}
@@ -72,7 +73,8 @@ public class PartitionRepository {
     // together. SKIP LOCKED: a row another transaction holds is left out, so this never waits.
     private static final Sql LOCK_TOGETHER = Sql.template("""
             SELECT p.id, p.lane, p.policy_name, p.partition_key, p.pending_count, p.context::text, p.gate_state::text,
-                   p.decayed_admits, p.decayed_admits_at, p.paused, clock_timestamp(), p.overrides::text
+                   p.decayed_admits, p.decayed_admits_at, p.paused OR coalesce(p.paused_until > clock_timestamp(), false),
+                   clock_timestamp(), p.overrides::text
               FROM dispatch.partitions p
              WHERE p.id = ANY(:partitions) AND p.lane = ''
              ORDER BY {{lockOrder}}

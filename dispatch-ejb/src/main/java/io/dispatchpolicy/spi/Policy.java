@@ -62,6 +62,7 @@ public final class Policy {
     private final RetryStrategy retryStrategy;
     private final Retries retries;
     private final Timeouts timeouts;
+    private final ItemRate itemRate;
 
     private Policy(Builder b) {
         this.name = b.name;
@@ -89,6 +90,7 @@ public final class Policy {
         this.retryStrategy = b.retryStrategy;
         this.retries = b.retries;
         this.timeouts = b.timeouts;
+        this.itemRate = b.itemRate;
     }
 
     /** Name of the built-in policy that occurrences of schedules of ungoverned jobs go through (ADR 0012). */
@@ -205,6 +207,11 @@ public final class Policy {
         return timeouts;
     }
 
+    /** The item-level throttle of its chunk steps, per partition (ADR 0034); empty unless declared. */
+    public Optional<ItemRate> itemRate() {
+        return Optional.ofNullable(itemRate);
+    }
+
     public ContextFunction contextFunction() {
         return context;
     }
@@ -291,6 +298,7 @@ public final class Policy {
         private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
         private Retries retries = Retries.none();
         private Timeouts timeouts = Timeouts.none();
+        private ItemRate itemRate;
 
         private Builder(String name) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -500,6 +508,22 @@ public final class Policy {
         /** A chunk step of this policy's jobs goes at most {@code max} without a checkpoint (ADR 0030). */
         public Builder progressTimeout(Duration max) {
             this.timeouts = timeouts.progress(max);
+            return this;
+        }
+
+        /**
+         * An item-level throttle: the chunk steps of this policy's jobs that draw from it (the listener
+         * {@code dispatchItemThrottle}, or {@code ItemThrottle}) read at most {@code rate} items per {@code per} per
+         * partition, across all the partition's running jobs on every node (ADR 0034).
+         */
+        public Builder itemThrottle(double rate, Duration per) {
+            this.itemRate = ItemRate.of(rate, per);
+            return this;
+        }
+
+        /** An item-level throttle with a bucket of its own size ({@link ItemRate}). */
+        public Builder itemThrottle(ItemRate rate) {
+            this.itemRate = Objects.requireNonNull(rate, "rate");
             return this;
         }
 

@@ -20,12 +20,14 @@ public class Claims {
     // the limit: O(batch) however many partitions or staged jobs exist. A partition's highest waiting
     // priority comes first (strict, ADR 0009); among equals, stamping last_checked_at sends the claimed
     // rows to the back of the order, so every partition of a priority is visited within
-    // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets.
+    // ceil(N / partition_batch_size) iterations. SKIP LOCKED lets two tick workers claim disjoint sets. A
+    // partition a job paused (ADR 0033) is passed over until its time, like one backed off.
     private static final Sql CLAIM_TEMPLATE = Sql.template("""
             WITH claimed AS MATERIALIZED (
                 SELECT id, last_checked_at AS previous FROM dispatch.partitions
                  WHERE pending_count > 0 AND NOT paused AND {{rows}}
                    AND (next_eligible_at IS NULL OR next_eligible_at <= clock_timestamp())
+                   AND (paused_until IS NULL OR paused_until <= clock_timestamp())
                  ORDER BY top_priority DESC, last_checked_at NULLS FIRST, id
                  LIMIT :limit
                  FOR UPDATE SKIP LOCKED)

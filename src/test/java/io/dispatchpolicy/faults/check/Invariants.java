@@ -46,9 +46,19 @@ public final class Invariants {
     public static Verdict check(Collection<Long> submitted, List<Execution> executions, Collection<Long> stagedIds,
                                 List<StagedPartition> staged, List<InflightRow> inflight, int cap, Integer capacity,
                                 Instant now) {
+        return check(submitted, Set.of(), executions, stagedIds, staged, inflight, cap, capacity, now);
+    }
+
+    /**
+     * @param stoppedByOperator submissions an operator stopped in the scenario: each must end with exactly one
+     *                          execution, STOPPED, and none COMPLETED (the stop stands: it is not run again)
+     */
+    public static Verdict check(Collection<Long> submitted, Set<Long> stoppedByOperator, List<Execution> executions,
+                                Collection<Long> stagedIds, List<StagedPartition> staged, List<InflightRow> inflight, int cap,
+                                Integer capacity, Instant now) {
         Map<String, Object> figures = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
-        exactlyOnce(submitted, executions, new HashSet<>(stagedIds), figures, violations);
+        exactlyOnce(submitted, stoppedByOperator, executions, new HashSet<>(stagedIds), figures, violations);
         nothingLeft(staged, inflight, figures, violations);
         oneRunPerInstance(executions, now, violations);
         capPerTenant(executions, cap, now, figures, violations);
@@ -82,9 +92,9 @@ public final class Invariants {
         }
     }
 
-    /** (1) One COMPLETED execution per submission; none lost; none unknown. */
-    private static void exactlyOnce(Collection<Long> submitted, List<Execution> executions, Set<Long> stagedIds,
-                                    Map<String, Object> figures, List<String> violations) {
+    /** (1) One COMPLETED execution per submission (one STOPPED, of those an operator stopped); none lost; none unknown. */
+    private static void exactlyOnce(Collection<Long> submitted, Set<Long> stoppedByOperator, List<Execution> executions,
+                                    Set<Long> stagedIds, Map<String, Object> figures, List<String> violations) {
         Map<Long, List<Execution>> bySubmission = executions.stream().filter(e -> e.submissionId() != null)
                 .collect(Collectors.groupingBy(Execution::submissionId, TreeMap::new, Collectors.toList()));
         Set<Long> ours = new HashSet<>(submitted);
@@ -95,7 +105,12 @@ public final class Invariants {
         Map<String, Integer> notOnceByLatest = new TreeMap<>();
         bySubmission.forEach((id, runs) -> {
             long completed = runs.stream().filter(Execution::completed).count();
-            if (ours.contains(id) && completed != 1) {
+            if (stoppedByOperator.contains(id)) {
+                if (runs.size() != 1 || !"STOPPED".equals(runs.get(0).status())) {
+                    notOnce.add("submission " + id + " (stopped by an operator): " + runs);
+                    notOnceByLatest.merge("stopped by an operator, then " + runs.get(runs.size() - 1).status(), 1, Integer::sum);
+                }
+            } else if (ours.contains(id) && completed != 1) {
                 notOnce.add("submission " + id + ": " + completed + " COMPLETED of " + runs);
                 notOnceByLatest.merge(completed > 1 ? "COMPLETED twice or more" : runs.get(runs.size() - 1).status(), 1, Integer::sum);
             }

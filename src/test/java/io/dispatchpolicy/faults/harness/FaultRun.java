@@ -66,6 +66,7 @@ public final class FaultRun implements AutoCloseable {
     private final Map<String, List<Long>> submittedByJob = new LinkedHashMap<>();
     private final Map<String, Object> result = new LinkedHashMap<>();
     private final List<Supplier<Optional<String>>> extraChecks = new ArrayList<>();
+    private final java.util.Set<Long> stoppedByOperator = new java.util.HashSet<>();
     private Instant faultStarted;
     private Instant faultEnded;
 
@@ -327,6 +328,11 @@ public final class FaultRun implements AutoCloseable {
     }
 
     /** A scenario's own check, run with the invariants: a violation when it returns one. */
+    /** The scenario stopped this submission as an operator would: it must end STOPPED, once, and not run again. */
+    public void stoppedByOperator(long submissionId) {
+        stoppedByOperator.add(submissionId);
+    }
+
     public void checkAlso(Supplier<Optional<String>> check) {
         extraChecks.add(check);
     }
@@ -364,7 +370,7 @@ public final class FaultRun implements AutoCloseable {
             executions.addAll(ofJob);
             boolean main = w.equals(workloads.get(0));
             // In-flight rows are every job's: checked once, with the main workload.
-            Verdict v = Invariants.check(submittedByJob.get(w.job()), ofJob, o.stagedIds(), o.stagedPartitions(),
+            Verdict v = Invariants.check(submittedByJob.get(w.job()), stoppedByOperator, ofJob, o.stagedIds(), o.stagedPartitions(),
                     main ? o.inflightRows() : List.of(), w.concurrency(), w.capacity(), checkedAt);
             if (main) {
                 figures.putAll(v.figures());

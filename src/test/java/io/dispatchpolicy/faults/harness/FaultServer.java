@@ -70,7 +70,8 @@ public final class FaultServer implements AutoCloseable {
         Trees.delete(base);
         Trees.copy(settings.jbossHome().resolve("standalone/configuration"), base.resolve("configuration"));
         ConsoleAccounts.write(base.resolve("configuration"), Map.of(CONSOLE_USER,
-                new ConsoleAccounts.Account(CONSOLE_PASSWORD, "dispatch-viewer")));
+                new ConsoleAccounts.Account(CONSOLE_PASSWORD, "dispatch-viewer"),
+                OPERATOR_USER, new ConsoleAccounts.Account(OPERATOR_PASSWORD, "dispatch-operator")));
         try {
             Files.createDirectories(base.resolve("deployments"));
             Files.createDirectories(base.resolve("data"));
@@ -140,6 +141,15 @@ public final class FaultServer implements AutoCloseable {
         }
     }
 
+    /** A console account that may act on jobs: the scenario that stops jobs from another node uses it. */
+    public static final String OPERATOR_USER = "fault-operator";
+    public static final String OPERATOR_PASSWORD = "fault-operator-secret";
+
+    /** A POST to the console's API as the operator account ({@code jobs/12/stop}): the HTTP status and body. */
+    public Map.Entry<Integer, String> postAsOperator(String apiPath) {
+        return api(apiPath, OPERATOR_USER, OPERATOR_PASSWORD, Duration.ofSeconds(10), HttpRequest.Builder::POST);
+    }
+
     /** A console account of the fault server, to read {@code /dispatch/api/summary}. */
     public static final String CONSOLE_USER = "fault-viewer";
     public static final String CONSOLE_PASSWORD = "fault-viewer-secret";
@@ -149,12 +159,18 @@ public final class FaultServer implements AutoCloseable {
      * server does not answer).
      */
     public Map.Entry<Integer, String> summary() {
+        return api("summary", CONSOLE_USER, CONSOLE_PASSWORD, Duration.ofSeconds(5), (b, none) -> b.GET());
+    }
+
+    /** A request to {@code /dispatch/api/<path>} as {@code user}: the status and body ({@code -1} and the error when none). */
+    private Map.Entry<Integer, String> api(String path, String user, String password, Duration timeout,
+                                           java.util.function.BiFunction<HttpRequest.Builder, HttpRequest.BodyPublisher, HttpRequest.Builder> method) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(
-                            URI.create("http://localhost:" + (8080 + portOffset) + "/dispatch/api/summary"))
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://localhost:" + (8080 + portOffset) + "/dispatch/api/" + path))
                     .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
-                            (CONSOLE_USER + ":" + CONSOLE_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                    .timeout(Duration.ofSeconds(5)).GET().build();
+                            (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .timeout(timeout);
+            HttpRequest request = method.apply(builder, HttpRequest.BodyPublishers.noBody()).build();
             HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
             return Map.entry(response.statusCode(), response.body());
         } catch (IOException e) {

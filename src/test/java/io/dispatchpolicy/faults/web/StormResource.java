@@ -63,4 +63,33 @@ public class StormResource {
     public String submitFailing() {
         return dispatch.submitAll(FaultPolicies.FAILING_JOB, java.util.List.of(new java.util.Properties()))[0] + "\n";
     }
+
+    /**
+     * {@code POST /fault/start-ungoverned?count=N&sleepMs=S}: starts N executions of {@code fault-ungoverned}, a job no
+     * policy governs, with JBeret's own operator (scenario (l)); their execution ids, one a line.
+     */
+    @POST
+    @Path("start-ungoverned")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String startUngoverned(@QueryParam("count") int count, @QueryParam("sleepMs") @DefaultValue("1000") String sleepMs) {
+        if (count <= 0) {
+            throw new jakarta.ws.rs.BadRequestException("count must be positive");
+        }
+        // WildFly picks the operator by the thread's class loader: the module that holds the fault jobs' XMLs
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(FaultPolicies.class.getClassLoader());
+        try {
+            jakarta.batch.operations.JobOperator jberet = jakarta.batch.runtime.BatchRuntime.getJobOperator();
+            StringBuilder ids = new StringBuilder();
+            for (int i = 0; i < count; i++) {
+                java.util.Properties p = new java.util.Properties();
+                p.setProperty("sleepMs", sleepMs);
+                ids.append(jberet.start("fault-ungoverned", p)).append('\n');
+            }
+            return ids.toString();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
 }

@@ -14,6 +14,8 @@ public enum OperatorAction {
     PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),
     PARTITION_DRAIN(ConsoleRole.OPERATOR, "partition", "drain partitions", null),
     PARTITION_OVERRIDE(ConsoleRole.OPERATOR, "partition", "override a partition's gates and lanes", null),
+    /** A running job paused its own partition (ADR 0033): the actor is the job ("job:execution N"), never refused. */
+    PARTITION_PAUSED_BY_JOB(ConsoleRole.OPERATOR, "partition", "pause partitions", null),
     POLICY_PAUSE(ConsoleRole.OPERATOR, "policy", "pause policies", null),
     POLICY_RESUME(ConsoleRole.OPERATOR, "policy", "resume policies", null),
     POLICY_DRAIN(ConsoleRole.OPERATOR, "policy", "drain policies", null),

@@ -248,7 +248,10 @@ public class DefaultMonitoring implements Monitoring {
                         gateOverrides.inForce(now.toEpochMilli()))), p, state, now),
                 repository.partitionInFlight(partitionId), perMinute,
                 heldBy != null ? "Its policy is held: " + heldBy.message() + ". Nothing is admitted until the setting is fixed."
-                        : waiting(p, declared, now, p.getScheduledCount() > 0 ? repository.nextDue(partitionId) : null),
+                        : repository.pausedByJob(partitionId).map(j -> "Paused by its job (execution " + j.execution() + ") until "
+                                + UNTIL.format(j.until()) + " (in " + Math.max(1, Duration.between(now, j.until()).toSeconds()) + " s): "
+                                + j.reason() + ". Nothing of it is admitted on any node until then.")
+                        .orElseGet(() -> waiting(p, declared, now, p.getScheduledCount() > 0 ? repository.nextDue(partitionId) : null)),
                 repository.staged(partitionId, STAGED_SHOWN),
                 overrides(policy, p, state[0], gateOverrides, laneOverrides, now.toEpochMilli()),
                 policy.map(DefaultMonitoring::gateParams).orElse(Map.of())));

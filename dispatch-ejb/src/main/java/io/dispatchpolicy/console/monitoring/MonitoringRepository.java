@@ -111,6 +111,11 @@ public class MonitoringRepository {
 
     private static final Sql PARTITION_IN_FLIGHT = Sql.of("SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = :partition");
 
+    private static final Sql PAUSED_BY_JOB = Sql.of("""
+            SELECT paused_until, pause_reason, paused_by FROM dispatch.partitions
+             WHERE id = :partition AND paused_until > clock_timestamp()
+            """);
+
     private static final Sql ADAPTIVE = Sql.of("""
             SELECT gate_id, current_max, ewma_lag_ms, consecutive_failures FROM dispatch.adaptive_stats WHERE partition_id = :partition
             """);
@@ -246,6 +251,12 @@ public class MonitoringRepository {
         return jdbc.query(PARTITION_STATE, Params.of().bigint("partition", partitionId),
                 rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3)), rs.getString(4), rs.getString(5)})
                 .stream().findFirst().orElse(null);
+    }
+
+    /** A pause a job put on the partition (ADR 0033), while it lasts. */
+    public java.util.Optional<JobPause> pausedByJob(long partitionId) {
+        return jdbc.query(PAUSED_BY_JOB, Params.of().bigint("partition", partitionId),
+                rs -> new JobPause(rs.getTimestamp(1).toInstant(), rs.getString(2), rs.getLong(3))).stream().findFirst();
     }
 
     public long partitionInFlight(long partitionId) {

@@ -65,6 +65,30 @@ public class JobRuntime {
         return false;
     }
 
+    /**
+     * Restarts an execution another server stranded and the engine marked FAILED in the repository's tables
+     * (ADR 0032), with its own parameters, as {@code JobOperator.restart} does; this JVM's cached copy of it, read
+     * while it still said STARTED, is forgotten first.
+     *
+     * @return the new execution's id
+     */
+    public long restartStranded(long executionId) {
+        org.jberet.repository.JobRepository repository = environment().getJobRepository();
+        JBeretCache.forget(repository, java.util.Set.of(executionId), java.util.List.of());
+        jakarta.batch.runtime.JobExecution stranded = repository.getJobExecution(executionId);
+        java.util.Properties parameters = stranded == null || stranded.getJobParameters() == null ? new java.util.Properties()
+                : stranded.getJobParameters();
+        return operator().restart(executionId, parameters);
+    }
+
+    /**
+     * An execution's batch status as this JVM's JBeret holds it: for one running here, the running execution's own
+     * (a stop asked of it shows at once as STOPPING).
+     */
+    public jakarta.batch.runtime.BatchStatus batchStatus(long executionId) {
+        return environment().getJobRepository().getJobExecution(executionId).getBatchStatus();
+    }
+
     /** Asks a running execution to stop, as {@code JobOperator.stop} does. */
     public void stop(long executionId) {
         operator().stop(executionId);

@@ -58,6 +58,22 @@ public class SummaryResource {
         return history(() -> monitoring.policyHistory(name, minutes), minutes);
     }
 
+    /**
+     * One partition as its page shows it: its row, gates, in-flight count and why it waits (a job's pause, a backoff,
+     * a held policy…); 404 when there is no such partition (any more).
+     */
+    @GET
+    @Path("partitions/{id: [0-9]+}")
+    public Response partition(@PathParam("id") long id) {
+        return monitoring.partition(id).<Response>map(p -> Response.ok(jakarta.json.Json.createObjectBuilder()
+                        .add("id", id).add("policy", p.partition().getPolicyName()).add("partitionKey", p.partition().getPartitionKey())
+                        .add("lane", p.partition().getLane()).add("pending", p.partition().getPendingCount()).add("inFlight", p.inFlight())
+                        .add("waiting", p.waiting() == null ? jakarta.json.JsonValue.NULL : jakarta.json.Json.createValue(p.waiting()))
+                        .build().toString()).build())
+                .orElseGet(() -> Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON)
+                        .entity(jakarta.json.Json.createObjectBuilder().add("error", "No partition " + id).build().toString()).build());
+    }
+
     /** As the policy's, for one partition (its id as in the console's links). */
     @GET
     @Path("partitions/{id: [0-9]+}/history")
