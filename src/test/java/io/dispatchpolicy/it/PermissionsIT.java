@@ -78,7 +78,8 @@ class PermissionsIT extends EngineTest {
         all.put(OperatorAction.SCHEDULE_ENABLE, a -> schedules.enable(NO_SCHEDULE, a));
         all.put(OperatorAction.SCHEDULE_DISABLE, a -> schedules.disable(NO_SCHEDULE, a));
         all.put(OperatorAction.SCHEDULE_SKIP, a -> schedules.skipNext(NO_SCHEDULE, a));
-        assertThat(all.keySet()).as("every action is in the matrix").containsExactlyInAnyOrder(OperatorAction.values());
+        assertThat(all.keySet()).as("every action offered is in the matrix")
+                .containsExactlyInAnyOrderElementsOf(OperatorAction.offered());
         return all;
     }
 
@@ -90,7 +91,7 @@ class PermissionsIT extends EngineTest {
                         OperatorAction.DEAD_RETRY, OperatorAction.DEAD_DISCARD, OperatorAction.PARTITION_FORCE_ADMIT,
                         OperatorAction.PARTITION_DRAIN, OperatorAction.PARTITION_OVERRIDE, OperatorAction.POLICY_PAUSE, OperatorAction.POLICY_RESUME,
                         OperatorAction.POLICY_DRAIN, OperatorAction.SCHEDULE_RUN_NOW),
-                ConsoleRole.ADMIN, List.of(OperatorAction.values()));
+                ConsoleRole.ADMIN, OperatorAction.offered());
         for (ConsoleRole role : ConsoleRole.values()) {
             Actor actor = Actor.of("perm-" + role + "-" + UUID.randomUUID(), role);
             everyAction().forEach((action, attempt) -> {
@@ -108,7 +109,7 @@ class PermissionsIT extends EngineTest {
                 }
             });
             assertThat(db.count("SELECT count(*) FROM dispatch.audit_log WHERE actor = ?", actor.name()))
-                    .as("one row per action for " + role).isEqualTo(OperatorAction.values().length);
+                    .as("one row per action for " + role).isEqualTo(OperatorAction.offered().size());
         }
         assertThat(db.count("SELECT count(*) FROM dispatch.schedules WHERE name = 'perm-created'")).isZero();
     }
@@ -120,6 +121,6 @@ class PermissionsIT extends EngineTest {
                 assertThat(catchThrowable(() -> attempt.accept(nobody))).as(action.name()).isInstanceOf(ActionRefused.class)
                         .hasMessageContaining("has no console role"));
         assertThat(db.count("SELECT count(*) FROM dispatch.audit_log WHERE actor = ? AND outcome = 'refused'", nobody.name()))
-                .isEqualTo(OperatorAction.values().length);
+                .isEqualTo(OperatorAction.offered().size());
     }
 }

@@ -1,7 +1,7 @@
 package io.dispatchpolicy.console.audit;
 
 /**
- * Every action the console and the API offer, with the least role it needs and, where JBeret has one, the
+ * Every action the audit log records: those the console and the API offer ({@link #offered()}), with the least role it needs and, where JBeret has one, the
  * {@code BatchPermission} it corresponds to (start, stop, restart, abandon, read). The audit log names an
  * action by {@link #name()}.
  */
@@ -14,8 +14,11 @@ public enum OperatorAction {
     PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),
     PARTITION_DRAIN(ConsoleRole.OPERATOR, "partition", "drain partitions", null),
     PARTITION_OVERRIDE(ConsoleRole.OPERATOR, "partition", "override a partition's gates and lanes", null),
-    /** A running job paused its own partition (ADR 0033): the actor is the job ("job:execution N"), never refused. */
-    PARTITION_PAUSED_BY_JOB(ConsoleRole.OPERATOR, "partition", "pause partitions", null),
+    /**
+     * A running job paused its own partition (ADR 0033): recorded, not offered — the actor is the job
+     * ("job:execution N"), which no permission check stands between.
+     */
+    PARTITION_PAUSED_BY_JOB(ConsoleRole.OPERATOR, "partition", "pause partitions", null, false),
     POLICY_PAUSE(ConsoleRole.OPERATOR, "policy", "pause policies", null),
     POLICY_RESUME(ConsoleRole.OPERATOR, "policy", "resume policies", null),
     POLICY_DRAIN(ConsoleRole.OPERATOR, "policy", "drain policies", null),
@@ -32,11 +35,23 @@ public enum OperatorAction {
     private final String verb;
     private final String batchPermission;
 
+    private final boolean offered;
+
     OperatorAction(ConsoleRole role, String targetKind, String verb, String batchPermission) {
+        this(role, targetKind, verb, batchPermission, true);
+    }
+
+    OperatorAction(ConsoleRole role, String targetKind, String verb, String batchPermission, boolean offered) {
         this.role = role;
         this.targetKind = targetKind;
         this.verb = verb;
         this.batchPermission = batchPermission;
+        this.offered = offered;
+    }
+
+    /** The actions the console and the API offer operators (each checked against the actor's roles); the rest are recorded only. */
+    public static java.util.List<OperatorAction> offered() {
+        return java.util.Arrays.stream(values()).filter(a -> a.offered).toList();
     }
 
     /** The least role that may do it. */
