@@ -44,8 +44,8 @@ class UngovernedKillFaultIT {
                 ServerSpec.named("a", 0).withNodeName("fault-node-a").withProperties(recover));
         try (FaultRun run = FaultRun.start("l-ungoverned-kill", "kill -9 of b while it and a run ungoverned jobs; a repairs b's",
                 settings, specs, List.of(Workload.STORM))) {
-            List<Long> onB = start(run, "b", "30000");
-            List<Long> onA = start(run, "a", "30000");
+            List<Long> onB = start(run, "b", "12000");
+            List<Long> onA = start(run, "a", "12000");
             run.note("ungovernedOnB", onB);
             run.note("ungovernedOnA", onA);
             await("l: every ungoverned execution running").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
