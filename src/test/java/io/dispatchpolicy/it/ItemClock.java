@@ -3,7 +3,6 @@ package io.dispatchpolicy.it;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.chunk.AbstractItemReader;
 import jakarta.batch.api.chunk.AbstractItemWriter;
-import jakarta.batch.runtime.context.JobContext;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -68,9 +67,6 @@ public final class ItemClock {
     @Dependent
     @Named("discardingWriter")
     public static class Writer extends AbstractItemWriter {
-        @Inject
-        JobContext job;
-
         @Override
         public void writeItems(List<Object> items) {
             // the items' work is the read

@@ -4,7 +4,6 @@ import io.dispatchpolicy.console.OverrideChange;
 import io.dispatchpolicy.console.OverrideRefused;
 import io.dispatchpolicy.console.PartitionControl;
 import io.dispatchpolicy.console.audit.Actor;
-import io.dispatchpolicy.console.audit.ConsoleRole;
 import io.dispatchpolicy.console.monitoring.Monitoring;
 import io.dispatchpolicy.console.monitoring.OverrideView;
 import io.dispatchpolicy.console.monitoring.PartitionDetail;
@@ -30,9 +29,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.List;
 
 /**
  * A partition's overrides for scripts (README, "Overrides"; ADR 0025): read them, set one, clear one. Setting
