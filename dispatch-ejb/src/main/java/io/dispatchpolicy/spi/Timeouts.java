@@ -22,10 +22,12 @@ public final class Timeouts {
 
     private final Duration run;
     private final Duration progress;
-    private final Map<String, Duration> runByJob;
-    private final Map<String, Duration> progressByJob;
+    /** A job's own timeout; empty: none for that job, whatever the policy-wide one says. */
+    private final Map<String, Optional<Duration>> runByJob;
+    private final Map<String, Optional<Duration>> progressByJob;
 
-    private Timeouts(Duration run, Duration progress, Map<String, Duration> runByJob, Map<String, Duration> progressByJob) {
+    private Timeouts(Duration run, Duration progress, Map<String, Optional<Duration>> runByJob,
+                     Map<String, Optional<Duration>> progressByJob) {
         this.run = run;
         this.progress = progress;
         this.runByJob = Map.copyOf(runByJob);
@@ -44,9 +46,9 @@ public final class Timeouts {
 
     /** Jobs named {@code jobName} run at most {@code max} (null: none, whatever the policy-wide one says). */
     public Timeouts run(String jobName, Duration max) {
-        Map<String, Duration> byJob = new HashMap<>(runByJob);
-        byJob.put(job(jobName), check("timeout of job '" + jobName + "'", max));
-        return new Timeouts(run, progress, nullsKept(byJob), progressByJob);
+        Map<String, Optional<Duration>> byJob = new HashMap<>(runByJob);
+        byJob.put(job(jobName), Optional.ofNullable(check("timeout of job '" + jobName + "'", max)));
+        return new Timeouts(run, progress, byJob, progressByJob);
     }
 
     /** A chunk step of any of the policy's jobs goes at most {@code max} without a checkpoint; null for none. */
@@ -56,22 +58,19 @@ public final class Timeouts {
 
     /** A chunk step of a job named {@code jobName} goes at most {@code max} without a checkpoint (null: none). */
     public Timeouts progress(String jobName, Duration max) {
-        Map<String, Duration> byJob = new HashMap<>(progressByJob);
-        byJob.put(job(jobName), check("progress timeout of job '" + jobName + "'", max));
-        return new Timeouts(run, progress, runByJob, nullsKept(byJob));
+        Map<String, Optional<Duration>> byJob = new HashMap<>(progressByJob);
+        byJob.put(job(jobName), Optional.ofNullable(check("progress timeout of job '" + jobName + "'", max)));
+        return new Timeouts(run, progress, runByJob, byJob);
     }
 
     /** The run timeout of a job of this name: its own, else the policy-wide one. */
     public Optional<Duration> runFor(String jobName) {
-        return runByJob.containsKey(jobName) ? Optional.ofNullable(runByJob.get(jobName) == OFF ? null : runByJob.get(jobName))
-                : Optional.ofNullable(run);
+        return runByJob.getOrDefault(jobName, Optional.ofNullable(run));
     }
 
     /** The progress timeout of a job of this name: its own, else the policy-wide one. */
     public Optional<Duration> progressFor(String jobName) {
-        return progressByJob.containsKey(jobName)
-                ? Optional.ofNullable(progressByJob.get(jobName) == OFF ? null : progressByJob.get(jobName))
-                : Optional.ofNullable(progress);
+        return progressByJob.getOrDefault(jobName, Optional.ofNullable(progress));
     }
 
     /** The job names this declares a timeout of their own for (run or progress). */
@@ -83,17 +82,8 @@ public final class Timeouts {
 
     /** True when no job of the policy has a timeout of any kind. */
     public boolean isNone() {
-        return run == null && progress == null && runByJob.values().stream().allMatch(d -> d == OFF)
-                && progressByJob.values().stream().allMatch(d -> d == OFF);
-    }
-
-    // Map.copyOf refuses null values: "none for this job" is kept as this marker.
-    private static final Duration OFF = Duration.ofNanos(-1);
-
-    private static Map<String, Duration> nullsKept(Map<String, Duration> byJob) {
-        Map<String, Duration> kept = new HashMap<>();
-        byJob.forEach((k, v) -> kept.put(k, v == null ? OFF : v));
-        return kept;
+        return run == null && progress == null && runByJob.values().stream().allMatch(Optional::isEmpty)
+                && progressByJob.values().stream().allMatch(Optional::isEmpty);
     }
 
     private static String job(String jobName) {

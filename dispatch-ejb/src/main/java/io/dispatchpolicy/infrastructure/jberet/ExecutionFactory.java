@@ -143,12 +143,7 @@ public class ExecutionFactory {
             return null;
         }
         Abandoned abandoned = new Abandoned(execution.getBatchStatus(), execution.getUser());
-        launch.executionTouched(executionId);
-        if (abandoned.interrupted()) {
-            execution.setBatchStatus(BatchStatus.FAILED);
-            execution.setExitStatus(reason);
-        }
-        repository.updateJobExecution(execution, true, false);
+        write(launch, execution, abandoned.interrupted() ? reason : null);
         return abandoned;
     }
 
@@ -158,10 +153,19 @@ public class ExecutionFactory {
      * after JBeret's own last write of it, so nothing of JBeret's overwrites it.
      */
     public void recordFailed(JobExecutionImpl execution, String exitStatus) {
-        LaunchOnCommit launch = launchForThisTransaction();
+        write(launchForThisTransaction(), execution, exitStatus);
+    }
+
+    /**
+     * Writes JBeret's record of an execution as its cached copy holds it, FAILED with {@code failedWith} as exit
+     * status first when that is given, in the current transaction (the copy is forgotten if it rolls back).
+     */
+    private static void write(LaunchOnCommit launch, JobExecutionImpl execution, String failedWith) {
         launch.executionTouched(execution.getExecutionId());
-        execution.setBatchStatus(BatchStatus.FAILED);
-        execution.setExitStatus(exitStatus);
+        if (failedWith != null) {
+            execution.setBatchStatus(BatchStatus.FAILED);
+            execution.setExitStatus(failedWith);
+        }
         launch.environment().getJobRepository().updateJobExecution(execution, true, false);
     }
 
