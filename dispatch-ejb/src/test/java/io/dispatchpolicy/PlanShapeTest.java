@@ -121,7 +121,8 @@ class PlanShapeTest {
 
     @Test
     void admissionTakesItsBatchOffTheTopOfTheAdmitIndex() {
-        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, new Long[] {deep}, new Integer[] {100}));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, new Long[] {deep}, new Integer[] {100},
+                new Integer[] {100}));
         JsonObject take = only(scans, "staged_jobs_admit_idx");
         assertThat(read(take)).isLessThanOrEqualTo(100);
         // a group of partitions admitted together (ADR 0016): each read to its own limit, the scheduled
@@ -129,7 +130,7 @@ class PlanShapeTest {
         long later = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p2'", POLICY);
         long empty = db.count("SELECT id FROM dispatch.partitions WHERE policy_name = ? AND partition_key = 'p3'", POLICY);
         JsonObject group = only(scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, new Long[] {deep, later, empty},
-                new Integer[] {3, 3, 3})), "staged_jobs_admit_idx");
+                new Integer[] {3, 3, 3}, new Integer[] {3, 3, 3})), "staged_jobs_admit_idx");
         assertThat(read(group)).as("rows the take of three partitions, three each, read").isLessThanOrEqualTo(3);
     }
 
@@ -144,7 +145,7 @@ class PlanShapeTest {
         db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters) "
                 + "SELECT p, 'it-plan', '{}'::jsonb FROM unnest(?::bigint[]) p", (Object) partitions);
         db.update("ANALYZE dispatch.staged_jobs");
-        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, partitions, ones));
+        List<JsonObject> scans = scans(db.explainAndRollBack(io.dispatchpolicy.admission.AdmissionTake.TAKE_SQL, partitions, ones, ones));
         assertThat(scans).noneMatch(s -> s.getString("Node Type").equals("Seq Scan"));
         assertThat(scans).allMatch(s -> read(s) <= 50, "reads no more rows than it takes");
     }

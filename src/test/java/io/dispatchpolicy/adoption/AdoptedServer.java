@@ -1,5 +1,7 @@
 package io.dispatchpolicy.adoption;
 
+import io.dispatchpolicy.testing.TestServerJvm;
+
 import io.dispatchpolicy.devserver.Trees;
 import io.dispatchpolicy.faults.harness.ServerLog;
 
@@ -66,7 +68,7 @@ final class AdoptedServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(home.resolve("console.log").toFile());
         builder.environment().put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
-        builder.environment().put("JBOSS_JAVA_SIZING", "-Xms256m -Xmx1024m");
+        builder.environment().put("JBOSS_JAVA_SIZING", TestServerJvm.SIZING);
         try {
             launcher = builder.start();
         } catch (IOException e) {

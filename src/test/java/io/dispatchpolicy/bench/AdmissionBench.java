@@ -165,15 +165,21 @@ class AdmissionBench extends BenchSupport {
         // a case may run with a setting of its own (the node limit off: what it costs, in the same run)
         // (-Dbench.server.jvm="-Ddispatch.test.bench.e2e.settings=a=1;b=2;a=1": more cases of 100 partitions, each
         // with its setting, a repeated one numbered: A/B pairs interleaved in one run, where noise compares)
-        record Case(String job, int jobs, int partitions, boolean prioritized, String setting, int repeat) {
+        // costs: half the jobs of each call at SubmitOption.cost(4) (ADR 0035), against the same jobs at cost 1,
+        // both with the node limit off: the engine's own work for costs, not what the costs mean for a node's threads
+        record Case(String job, int jobs, int partitions, boolean prioritized, String setting, int repeat, boolean costs) {
             Case(String job, int jobs, int partitions, boolean prioritized) {
-                this(job, jobs, partitions, prioritized, null, 1);
+                this(job, jobs, partitions, prioritized, null, 1, false);
+            }
+
+            Case(String job, int jobs, int partitions, boolean prioritized, String setting, int repeat) {
+                this(job, jobs, partitions, prioritized, setting, repeat, false);
             }
 
             String name() {
                 return "admission end to end, " + job + ", " + jobs + " jobs over " + partitions + " partitions"
-                        + (prioritized ? ", 10 % at priority 5" : "") + (setting == null ? "" : ", " + setting)
-                        + (repeat > 1 ? " (" + repeat + ")" : "");
+                        + (prioritized ? ", 10 % at priority 5" : "") + (costs ? ", half at cost 4" : "")
+                        + (setting == null ? "" : ", " + setting) + (repeat > 1 ? " (" + repeat + ")" : "");
             }
         }
         int n = endToEndJobs();
@@ -182,8 +188,10 @@ class AdmissionBench extends BenchSupport {
         Case prioritizedCase = new Case("bench-e2e", n, 100, true);
         Case tenThousandCase = new Case("bench-e2e", n, 10_000, false);
         Case chunkCase = new Case("bench-e2e-chunk", chunkJobs(), 100, false);
+        Case unlimitedCase = new Case("bench-e2e", n, 100, false, "dispatch.node-threads=unlimited", 1);
+        Case costsCase = new Case("bench-e2e", n, 100, false, "dispatch.node-threads=unlimited", 1, true);
         List<Case> cases = new ArrayList<>(List.of(one, hundredCase, prioritizedCase, tenThousandCase, chunkCase,
-                new Case("bench-e2e", n, 100, false, "dispatch.node-threads=unlimited", 1)));
+                unlimitedCase, costsCase));
         java.util.Map<String, Integer> repeats = new java.util.HashMap<>();
         for (String extra : System.getProperty("dispatch.test.bench.e2e.settings", "").split(";")) {
             if (!extra.isBlank()) {
@@ -201,6 +209,9 @@ class AdmissionBench extends BenchSupport {
                 if (c.prioritized()) {
                     dispatch.submitAll(c.job(), chunk.subList(0, 9_000));
                     dispatch.submitAll(c.job(), chunk.subList(9_000, 10_000), SubmitOption.priority(5));
+                } else if (c.costs()) {
+                    dispatch.submitAll(c.job(), chunk.subList(0, 5_000));
+                    dispatch.submitAll(c.job(), chunk.subList(5_000, 10_000), SubmitOption.cost(4));
                 } else {
                     dispatch.submitAll(c.job(), chunk);
                 }
@@ -215,7 +226,7 @@ class AdmissionBench extends BenchSupport {
             awaitCount(() -> executionsSince(true, c.job(), since, c.jobs()), c.jobs(), Duration.ofMinutes(6), Duration.ofSeconds(1));
             String name = c.name();
             profile.write(benchDir().resolve("statements-" + c.partitions() + "-" + c.job()
-                    + (c.prioritized() ? "-prioritized" : "") + (c.setting() == null ? "" : "-" + c.setting().replaceAll("[^a-z0-9]+", "-") + "-" + c.repeat())
+                    + (c.prioritized() ? "-prioritized" : "") + (c.costs() ? "-costs" : "") + (c.setting() == null ? "" : "-" + c.setting().replaceAll("[^a-z0-9]+", "-") + "-" + c.repeat())
                     + ".txt"), c.jobs());
             RESULTS.add(name + ": executions created", "executions/s", perMilli(c.jobs(), start, lastMillis("createtime", c.job(), since)));
             RESULTS.add(name + ": executions completed", "executions/s", perMilli(c.jobs(), start, lastMillis("endtime", c.job(), since)));
@@ -239,6 +250,9 @@ class AdmissionBench extends BenchSupport {
         String prioritized = prioritizedCase.name() + ": executions completed";
         RESULTS.target(prioritized, "admission with 10 % at priority 5 / all at priority 0 (100 partitions): completed per second",
                 RESULTS.value(prioritized) / RESULTS.value(hundred), ">=", 0.9);
+        String costs = costsCase.name() + ": executions completed";
+        RESULTS.target(costs, "admission with half the jobs at cost 4 / all at cost 1 (100 partitions, node limit off): completed per second",
+                RESULTS.value(costs) / RESULTS.value(unlimitedCase.name() + ": executions completed"), ">=", 0.9);
     }
 
     /** No-op jobs of each end-to-end case: -Dbench.e2e.jobs (smaller for the durable run, whose commits wait for the disk), 10,000 at least. */

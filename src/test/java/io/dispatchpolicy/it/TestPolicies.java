@@ -305,6 +305,18 @@ public class TestPolicies {
         return byTenantWith("it-chunk-retry").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
     }
 
+    /** A job's cost (CostIT, ADR 0035): a capacity of 10 slots; its job runs 3 partitions (cost 4). */
+    @Produces
+    Policy cost() {
+        return byTenantWith("it-cost").capacity(10).build();
+    }
+
+    /** A job's cost drawn from a throttle (CostIT): 100 tokens a minute per tenant; its job costs 4. */
+    @Produces
+    Policy costThrottle() {
+        return byTenantWith("it-cost-throttle").gate(Gate.throttle(100, Duration.ofMinutes(1))).build();
+    }
+
     /** The item throttle (ItemThrottleIT): 20 items a second per tenant, a bucket of 20. */
     @Produces
     Policy items() {

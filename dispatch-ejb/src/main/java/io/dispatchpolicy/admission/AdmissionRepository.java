@@ -42,16 +42,16 @@ public class AdmissionRepository {
                 SELECT * FROM unnest(:jobPartitions::bigint[], :submissions::bigint[], :executions::bigint[], :priorities::int[],
                                      :attempts::int[], :stagedMs::bigint[], :submittedBy::text[], :dueMs::bigint[], :jobNames::text[],
                                      :runTimeouts::bigint[], :progressTimeouts::bigint[], :ownRunTimeouts::bigint[],
-                                     :ownProgressTimeouts::bigint[])
+                                     :ownProgressTimeouts::bigint[], :costs::int[])
                        AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name,
-                            run_timeout_ms, progress_timeout_ms, own_run_timeout_ms, own_progress_timeout_ms)),
+                            run_timeout_ms, progress_timeout_ms, own_run_timeout_ms, own_progress_timeout_ms, cost)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
                                                  staged_at, submitted_by, priority, due_at, job_name, run_timeout_ms,
-                                                 progress_timeout_ms)
+                                                 progress_timeout_ms, cost)
                 SELECT b.submission_id, b.execution_id, b.partition_id, clock_timestamp(), b.attempt, node.id,
                        to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name,
-                       b.own_run_timeout_ms, b.own_progress_timeout_ms
+                       b.own_run_timeout_ms, b.own_progress_timeout_ms, b.cost
                   FROM batch b, node
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
@@ -59,12 +59,13 @@ public class AdmissionRepository {
                        submitted_by = coalesce(a.submitted_by, EXCLUDED.submitted_by),
                        priority = coalesce(a.priority, EXCLUDED.priority),
                        due_at = coalesce(a.due_at, EXCLUDED.due_at), job_name = EXCLUDED.job_name,
-                       run_timeout_ms = EXCLUDED.run_timeout_ms, progress_timeout_ms = EXCLUDED.progress_timeout_ms),
+                       run_timeout_ms = EXCLUDED.run_timeout_ms, progress_timeout_ms = EXCLUDED.progress_timeout_ms,
+                       cost = EXCLUDED.cost),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
-                                                    admitted_at, priority, attempt, run_timeout_ms, progress_timeout_ms)
+                                                    admitted_at, priority, attempt, run_timeout_ms, progress_timeout_ms, cost)
                 SELECT b.execution_id, b.submission_id, b.partition_id, args.gate_id, args.lane, args.policy, node.id,
-                       clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms
+                       clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms, b.cost
                   FROM batch b JOIN args ON args.partition_id = b.partition_id, node),
             gate AS (
                 UPDATE dispatch.partitions g
@@ -141,7 +142,8 @@ public class AdmissionRepository {
                 .longs("runTimeouts", timeouts.stream().map(JobTimeouts::runMs).toList())
                 .longs("progressTimeouts", timeouts.stream().map(JobTimeouts::progressMs).toList())
                 .longs("ownRunTimeouts", jobs.stream().map(j -> j.timeouts().runMs()).toList())
-                .longs("ownProgressTimeouts", jobs.stream().map(j -> j.timeouts().progressMs()).toList()));
+                .longs("ownProgressTimeouts", jobs.stream().map(j -> j.timeouts().progressMs()).toList())
+                .ints("costs", jobs.stream().map(StagedJob::cost).toList()));
     }
 
     /**

@@ -22,24 +22,46 @@ public interface AdmissionService {
     void bypassRefused(long submissionId, String error);
 
     /**
-     * Runs the partition through its policy's gates and admits up to {@code limit} of its staged jobs
-     * in one transaction: staged rows removed, JBeret instances and executions created, admissions and
-     * in-flight rows written, counters, gate state and decayed admits updated. Runners start after
-     * commit. A failure rolls back this partition alone.
+     * Runs the partition through its policy's gates and admits its next staged jobs in one transaction:
+     * staged rows removed, JBeret instances and executions created, admissions and in-flight rows written,
+     * counters, gate state and decayed admits updated. Runners start after commit. A failure rolls back
+     * this partition alone.
      *
+     * <p>A job takes its cost in slots (ADR 0035). At most {@code jobs} jobs are taken, in order, filling at
+     * most {@code slots} — what the tick's round gives the partition — and never more than its gates, its
+     * policy's capacity and {@code room} allow. When not even its next job fits in {@code slots} but it fits
+     * those limits, that one job is admitted: a round's share never keeps a costly job out for good.
+     *
+     * @param jobs  at most this many jobs (the admission batch)
+     * @param slots the partition's share of this iteration, in slots ({@link Integer#MAX_VALUE}: none)
+     * @param room  this node's free batch threads ({@link Integer#MAX_VALUE}: not counted)
      * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
      */
-    AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit);
+    AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int jobs, int slots, int room);
 
     /**
      * As {@link #admit} for several partitions outside lanes of a policy without a capacity, in one
      * transaction: their rows are locked together (any held by another transaction is skipped), then each
-     * is admitted as {@code admit} would, up to {@code limit} jobs each. A failure rolls them all back.
+     * is admitted as {@code admit} would, up to {@code jobs} and {@code slots} each. A failure rolls them all back; so does a
+     * group whose jobs together need more than {@code room}, before JBeret's rows are written
+     * ({@link RoomExceeded}: the caller admits them one by one).
      *
      * @return one outcome per partition, in their order
      * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
      */
-    List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int limit);
+    List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int jobs, int slots, int room);
+
+    /**
+     * A group's jobs together need more of the node's threads than were free: nothing of the group was
+     * admitted. An application exception, so the container rolls back and hands it over as it is (a
+     * system exception would be logged as an EJB failure): it is not one.
+     */
+    @jakarta.ejb.ApplicationException(rollback = true)
+    final class RoomExceeded extends RuntimeException {
+        public RoomExceeded(int needed, int room) {
+            super("the group's jobs need " + needed + " threads, " + room + " are free", null, false, false);
+        }
+    }
 
     /**
      * Admits up to {@code count} of the partition's oldest waiting jobs now, on an operator's word:

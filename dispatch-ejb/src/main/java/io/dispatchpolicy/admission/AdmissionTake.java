@@ -34,19 +34,36 @@ public class AdmissionTake {
     // = ANY(ARRAY(…)): the picked ids are deleted through the primary key. Joined as a table (USING picked)
     // the planner guessed 30 rows a partition, and for a group of 20 partitions hashed the whole staged
     // table to find 20 rows — a sequential scan of every waiting job per take (run 31, docs/benchmarks.md).
+    // A job takes its cost in slots (ADR 0035): each partition's jobs are taken in that same order while
+    // their costs added up stay within its slots, and no further: the first job that does not fit stops
+    // the partition (a big job at the head is never overtaken by the small ones behind it). The window
+    // runs over the rows already picked (at most the limit of each partition), after their locks.
     private static final Sql TAKE = Sql.template("""
             WITH wanted AS (
-                SELECT * FROM unnest(:partitions::bigint[], :limits::int[]) AS w(partition_id, lim)),
-            picked AS MATERIALIZED (
-                SELECT t.id FROM wanted w CROSS JOIN LATERAL (
-                    SELECT id FROM dispatch.staged_jobs
+                SELECT * FROM unnest(:partitions::bigint[], :limits::int[], :slots::int[]) AS w(partition_id, lim, slots)),
+            candidates AS MATERIALIZED (
+                SELECT w.partition_id, w.slots, t.id, t.priority, t.cost FROM wanted w CROSS JOIN LATERAL (
+                    SELECT id, priority, cost FROM dispatch.staged_jobs
                      WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
                      ORDER BY priority DESC, id
                      LIMIT w.lim
-                       FOR UPDATE SKIP LOCKED) t)
+                       FOR UPDATE SKIP LOCKED) t),
+            picked AS MATERIALIZED (
+                SELECT id FROM (SELECT id, slots, sum(cost) OVER (PARTITION BY partition_id ORDER BY priority DESC, id) AS upto
+                                  FROM candidates) c
+                 WHERE upto <= slots)
             DELETE FROM dispatch.staged_jobs s WHERE s.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING {{columns}}, s.partition_id
             """).with("columns", StagedJobRows.columns("s."));
+
+    // The cost of the job at the head of a partition's waiting set: asked only when a take found nothing
+    // that fits, to say why (the partition row is locked, so the head cannot change meanwhile).
+    private static final Sql HEAD_COST = Sql.of("""
+            SELECT cost FROM dispatch.staged_jobs
+             WHERE partition_id = :partition AND parked_at IS NULL AND due_at IS NULL
+             ORDER BY priority DESC, id
+             LIMIT 1
+            """);
 
     // One more failed admission; at the limit the job is parked: out of the partition's pending count
     // (so the rest of the partition flows and the claim stops returning to it) but kept, with its error.
@@ -102,22 +119,37 @@ public class AdmissionTake {
 
     /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
     public List<StagedJob> take(long partitionId, int limit) {
-        return take(Map.of(partitionId, limit)).getOrDefault(partitionId, List.of());
+        return take(Map.of(partitionId, new Want(limit, Integer.MAX_VALUE))).getOrDefault(partitionId, List.of());
     }
 
     /**
-     * Takes the next jobs of partitions this transaction has locked, each up to its limit.
+     * What a take may remove from one partition: at most {@code jobs} jobs, whose costs add up to at most
+     * {@code slots} (ADR 0035).
+     */
+    public record Want(int jobs, int slots) {
+    }
+
+    /**
+     * Takes the next jobs of partitions this transaction has locked, each as far as its {@link Want} allows.
      *
      * @return per partition that had any, its jobs in admission order (priority, then age)
      */
-    public Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
-        List<Long> ids = new ArrayList<>(limits.keySet());
+    public Map<Long, List<StagedJob>> take(Map<Long, Want> wants) {
+        List<Long> ids = new ArrayList<>(wants.keySet());
         Map<Long, List<StagedJob>> taken = new HashMap<>();
-        jdbc.query(TAKE, Params.of().longs("partitions", ids).ints("limits", ids.stream().map(limits::get).toList()), rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
+        jdbc.query(TAKE, Params.of().longs("partitions", ids).ints("limits", ids.stream().map(id -> wants.get(id).jobs()).toList())
+                        .ints("slots", ids.stream().map(id -> wants.get(id).slots()).toList()),
+                rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
                 .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
         taken.values().forEach(jobs -> jobs.sort(
                 java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
         return taken;
+    }
+
+    /** The cost of the next job of a partition this transaction has locked; empty when none waits. */
+    public java.util.OptionalInt headCost(long partitionId) {
+        return jdbc.query(HEAD_COST, Params.of().bigint("partition", partitionId), rs -> rs.getInt(1)).stream()
+                .mapToInt(Integer::intValue).findFirst();
     }
 
     /** Counts a failed admission of a staged job; @return true when that parked it. */

@@ -138,14 +138,15 @@ public class DefaultAdmissionService implements AdmissionService {
 
 
     @Override
-    public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int limit) {
+    public AdmissionOutcome admit(ClaimedPartition partition, EffectivePolicy policy, int jobs, int slots, int room) {
         Optional<LockedPartition> lock = partitions.lock(partition.id());
         return lock.isEmpty() ? AdmissionOutcome.SKIPPED
-                : admitLocked(Map.of(partition.id(), lock.get()), policy, limit).get(partition.id());
+                : admitLocked(Map.of(partition.id(), lock.get()), policy, jobs, slots, room).get(partition.id());
     }
 
     @Override
-    public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int limit) {
+    public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int jobs, int slots,
+                                                int room) {
         if (policy.capacity().isPresent() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
             // the capacity's lock is taken after a partition's, and a lane row locks its key's gate row
             // first: neither order holds for several partitions locked together
@@ -154,7 +155,7 @@ public class DefaultAdmissionService implements AdmissionService {
         Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
         Map<Long, LockedPartition> inOrder = new LinkedHashMap<>();
         claimed.stream().filter(p -> locked.containsKey(p.id())).forEach(p -> inOrder.put(p.id(), locked.get(p.id())));
-        Map<Long, AdmissionOutcome> outcomes = admitLocked(inOrder, policy, limit);
+        Map<Long, AdmissionOutcome> outcomes = admitLocked(inOrder, policy, jobs, slots, room);
         return claimed.stream().map(p -> outcomes.getOrDefault(p.id(), AdmissionOutcome.SKIPPED)).toList();
     }
 
@@ -162,15 +163,17 @@ public class DefaultAdmissionService implements AdmissionService {
      * The gates, then the jobs they allow, of partitions whose rows (and their keys' gate rows) this
      * transaction holds: each partition's gates in Java, then one statement takes every partition's jobs,
      * JBeret's rows for each job, and one statement records them all — the statements of a group admitted
-     * together are paid per group, not per partition (ADR 0016).
+     * together are paid per group, not per partition (ADR 0016). Slots are batch threads: a job takes its
+     * cost of the gates, the capacity and the node's room (ADR 0035).
      *
      * @return each partition's outcome
      */
-    private Map<Long, AdmissionOutcome> admitLocked(Map<Long, LockedPartition> locked, EffectivePolicy policy, int limit) {
+    private Map<Long, AdmissionOutcome> admitLocked(Map<Long, LockedPartition> locked, EffectivePolicy policy, int atMost, int slots,
+                                                    int room) {
         Map<Long, AdmissionOutcome> outcomes = new HashMap<>();
         Map<Long, Allowed> allowed = new LinkedHashMap<>();
         for (Map.Entry<Long, LockedPartition> e : locked.entrySet()) {
-            Allowed a = allow(e.getValue(), policy, limit);
+            Allowed a = allow(e.getValue(), policy, atMost, room);
             if (a.outcome() != null) {
                 outcomes.put(e.getKey(), a.outcome());
             } else {
@@ -180,36 +183,88 @@ public class DefaultAdmissionService implements AdmissionService {
         if (allowed.isEmpty()) {
             return outcomes;
         }
-        Map<Long, Integer> limits = new LinkedHashMap<>();
-        allowed.forEach((id, a) -> limits.put(id, a.jobs()));
-        Map<Long, List<StagedJob>> taken = take(limits);
+        Map<Long, AdmissionTake.Want> wants = new LinkedHashMap<>();
+        allowed.forEach((id, a) -> wants.put(id, new AdmissionTake.Want(a.jobs(), Math.min(slots, a.slots()))));
+        Map<Long, List<StagedJob>> taken = new HashMap<>(take(wants));
+        int needed = 0;
+        for (Map.Entry<Long, Allowed> e : allowed.entrySet()) {
+            List<StagedJob> jobs = taken.get(e.getKey());
+            if (jobs == null || jobs.isEmpty()) {
+                Optional<AdmissionOutcome> none = nothingFits(e.getKey(), e.getValue(), taken);
+                none.ifPresent(outcome -> outcomes.put(e.getKey(), outcome));
+            }
+            needed += slotsOf(taken.getOrDefault(e.getKey(), List.of()));
+        }
+        if (needed > room) {
+            // only a group can get here (each partition's take stays within the room): admitted one by one instead
+            throw new AdmissionService.RoomExceeded(needed, room);
+        }
         List<Admission> admissions = new ArrayList<>();
         for (Map.Entry<Long, Allowed> e : allowed.entrySet()) {
             long partitionId = e.getKey();
             Allowed a = e.getValue();
             List<StagedJob> jobs = taken.getOrDefault(partitionId, List.of());
             if (jobs.isEmpty()) {
-                outcomes.put(partitionId, AdmissionOutcome.SKIPPED);
+                outcomes.putIfAbsent(partitionId, AdmissionOutcome.SKIPPED);
                 continue;
             }
+            int used = slotsOf(jobs);
             seedAdaptive(a.locked().gateId(), a.gates());
             Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
-            charged.putAll(a.evaluation().charged(jobs.size()));
+            charged.putAll(a.evaluation().charged(used));
             // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
             // off in this transaction: its jobs start only after the commit, so each one that ends finds the
             // backed-off row and wakes it. Written later (with the iteration's denials), the backoff could land
             // after the last of them had ended, and the partition would sit out its full-backoff with free slots.
-            GatePipeline.Evaluation next = GatePipeline.evaluate(a.gates(), charged, a.adaptiveStates(), a.inFlight() + jobs.size(),
+            GatePipeline.Evaluation next = GatePipeline.evaluate(a.gates(), charged, a.adaptiveStates(), a.inFlight() + used,
                     a.locked().nowMillis(), 1);
             AdmissionRepository.Waiting waiting = next.admit() > 0 || next.reason() == null ? null
                     : new AdmissionRepository.Waiting(next.reason(), next.retryAfter().toMillis());
             Admission admission = prepare(partitionId, a.locked(), policy, jobs, GateStateCodec.writeBuckets(charged),
                     bucketsFullAt(a.gates(), charged), waiting);
             admissions.add(admission);
-            outcomes.put(partitionId, AdmissionOutcome.admitted(admission.recording().admitted().size()));
+            List<StagedJob> admittedJobs = admission.recording().jobs();
+            outcomes.put(partitionId, AdmissionOutcome.admitted(admittedJobs.size(), slotsOf(admittedJobs)));
         }
         record(admissions);
         return outcomes;
+    }
+
+    /** The slots jobs take: the sum of their costs. */
+    private static int slotsOf(List<StagedJob> jobs) {
+        int slots = 0;
+        for (StagedJob job : jobs) {
+            slots += job.cost();
+        }
+        return slots;
+    }
+
+    /**
+     * A partition whose take found nothing that fits (ADR 0035). When its next job fits its gates, its
+     * capacity and the node's room, and only the round's share was short of it, that one job is taken (into
+     * {@code taken}). Otherwise its outcome says which limit is short of it: a gate (with when to look
+     * again), the capacity, or this node's free threads. Empty when nothing waits after all.
+     */
+    private Optional<AdmissionOutcome> nothingFits(long partitionId, Allowed a, Map<Long, List<StagedJob>> taken) {
+        java.util.OptionalInt head = taking.headCost(partitionId);
+        if (head.isEmpty()) {
+            return Optional.empty();
+        }
+        int need = head.getAsInt();
+        if (need <= a.slots()) {
+            List<StagedJob> one = take(Map.of(partitionId, new AdmissionTake.Want(1, need))).getOrDefault(partitionId, List.of());
+            taken.put(partitionId, one);
+            return Optional.empty();
+        }
+        GatePipeline.Evaluation gates = GatePipeline.evaluate(a.gates(), a.buckets(), a.adaptiveStates(), a.inFlight(),
+                a.locked().nowMillis(), Integer.MAX_VALUE, need);
+        if (gates.admit() == 0 && gates.reason() != null) {
+            return Optional.of(AdmissionOutcome.denied(gates.reason(), gates.retryAfter()));
+        }
+        if (a.capacityFree() < need) {
+            return Optional.of(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
+        }
+        return Optional.of(AdmissionOutcome.needsThreads(need));
     }
 
     /**
@@ -218,12 +273,12 @@ public class DefaultAdmissionService implements AdmissionService {
      * locks in this order) and only when the gates allow: it is held for the rest of the transaction,
      * which admits only this partition (partitions of a policy with a capacity are not admitted together).
      */
-    private Allowed allow(LockedPartition locked, EffectivePolicy policy, int limit) {
+    private Allowed allow(LockedPartition locked, EffectivePolicy policy, int atMost, int room) {
         if (locked.paused()) {
             return Allowed.not(AdmissionOutcome.SKIPPED);
         }
-        int wanted = Math.min(limit, locked.pending());
-        if (wanted <= 0) {
+        int jobs = Math.min(atMost, locked.pending());
+        if (jobs <= 0 || room <= 0) {
             return Allowed.not(AdmissionOutcome.SKIPPED);
         }
         List<ResolvedGate> gates;
@@ -236,27 +291,32 @@ public class DefaultAdmissionService implements AdmissionService {
         long inFlight = policy.countsInFlight() ? inflight.count(locked.gateId()) : 0;
         Map<String, TokenBucket.State> buckets = GateStateCodec.readBuckets(locked.gateStateJson());
         Map<String, AdaptiveCap.State> adaptiveStates = policy.adaptiveGateIds().isEmpty() ? Map.of() : adaptive.load(locked.gateId());
-        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets, adaptiveStates, inFlight, locked.nowMillis(), wanted);
+        // asked for the node's whole room, so that a costly job the round's share is short of can still be told what fits
+        GatePipeline.Evaluation evaluation = GatePipeline.evaluate(gates, buckets, adaptiveStates, inFlight, locked.nowMillis(), room);
         if (evaluation.admit() == 0) {
             return Allowed.not(AdmissionOutcome.denied(evaluation.reason(), evaluation.retryAfter()));
         }
         int allowed = evaluation.admit();
+        long capacityFree = Integer.MAX_VALUE;
         if (policy.capacity().isPresent()) {
-            long free = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
-            if (free <= 0) {
+            capacityFree = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
+            if (capacityFree <= 0) {
                 return Allowed.not(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
             }
-            allowed = (int) Math.min(allowed, free);
+            allowed = (int) Math.min(allowed, capacityFree);
         }
-        return new Allowed(null, locked, allowed, gates, inFlight, buckets, adaptiveStates, evaluation);
+        return new Allowed(null, locked, jobs, allowed, capacityFree, gates, inFlight, buckets, adaptiveStates, evaluation);
     }
 
-    /** A partition's gates' verdict before its jobs are taken: how many it may take, or its outcome. */
-    private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, List<ResolvedGate> gates, long inFlight,
-                           Map<String, TokenBucket.State> buckets, Map<String, AdaptiveCap.State> adaptiveStates,
-                           GatePipeline.Evaluation evaluation) {
+    /**
+     * A partition's gates' verdict before its jobs are taken: how many jobs it may take, and the slots its
+     * gates, capacity and the node's room allow together; or its outcome.
+     */
+    private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, int slots, long capacityFree,
+                           List<ResolvedGate> gates, long inFlight, Map<String, TokenBucket.State> buckets,
+                           Map<String, AdaptiveCap.State> adaptiveStates, GatePipeline.Evaluation evaluation) {
         static Allowed not(AdmissionOutcome outcome) {
-            return new Allowed(outcome, null, 0, null, 0, null, null, null);
+            return new Allowed(outcome, null, 0, 0, 0, null, 0, null, null, null);
         }
     }
 
@@ -271,7 +331,7 @@ public class DefaultAdmissionService implements AdmissionService {
             return 0;
         }
         LockedPartition locked = lock.get();
-        List<StagedJob> jobs = take(Map.of(partitionId, count)).getOrDefault(partitionId, List.of());
+        List<StagedJob> jobs = take(Map.of(partitionId, new AdmissionTake.Want(count, Integer.MAX_VALUE))).getOrDefault(partitionId, List.of());
         if (!jobs.isEmpty()) {
             Optional<EffectivePolicy> policy = heldPolicies.effectiveIfDeclared(locked.policyName());
             Admission admission = prepare(partitionId, locked, policy.orElse(null), jobs, null, null, null);
@@ -298,9 +358,9 @@ public class DefaultAdmissionService implements AdmissionService {
     }
 
     /** The partitions' next jobs (priority, then age); a row that cannot be read fails as that row's admission. */
-    private Map<Long, List<StagedJob>> take(Map<Long, Integer> limits) {
+    private Map<Long, List<StagedJob>> take(Map<Long, AdmissionTake.Want> wants) {
         try {
-            return taking.take(limits);
+            return taking.take(wants);
         } catch (UnreadableStagedJob e) {
             throw new JobAdmissionException(e.submissionId(), e);
         }
@@ -358,10 +418,10 @@ public class DefaultAdmissionService implements AdmissionService {
         try {
             if (job.restartOf() != null) {
                 return executions.restart(job.restartOf(), job.parameters().toProperties(job.submissionId()),
-                        job.submittedBy(), node.id(), instances::latestExecution);
+                        job.submittedBy(), node.id(), instances::latestExecution, job.cost());
             }
             return executions.create(job.jobName(), job.parameters().toProperties(job.submissionId()),
-                    job.submittedBy(), node.id());
+                    job.submittedBy(), node.id(), job.cost());
         } catch (RuntimeException e) {
             throw new JobAdmissionException(job.submissionId(), e);
         }

@@ -180,6 +180,8 @@ public class InflightRepository {
 
     private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
 
+    private static final Sql COST = Sql.of("SELECT cost FROM dispatch.inflight_jobs WHERE execution_id = :execution");
+
 
 
     @Inject
@@ -284,6 +286,16 @@ public class InflightRepository {
     public Optional<String> submitterOf(long executionId) {
         return jdbc.query(SUBMITTER, Params.of().bigint("execution", executionId), rs -> rs.getString(1)).stream()
                 .filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    /**
+     * The batch threads an in-flight execution takes (ADR 0035), as its runner is held for them; 1 when it
+     * has no row (nor a cost it could have had). A timed-out row's cost is 0 (its slots are free), but its
+     * runner, resumed, takes its threads all the same.
+     */
+    public int threadsOf(long executionId) {
+        return jdbc.query(COST, Params.of().bigint("execution", executionId), rs -> rs.getInt(1)).stream()
+                .mapToInt(c -> Math.max(1, c)).findFirst().orElse(1);
     }
 
     /** Deletes the row without feedback (an execution recovery found already ended). */

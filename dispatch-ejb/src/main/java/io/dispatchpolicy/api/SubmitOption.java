@@ -16,6 +16,7 @@ import java.util.OptionalInt;
  * dispatch.submit("report", props, SubmitOption.lane("critical"));
  * dispatch.submitAll("digest", manyProps, SubmitOption.delay(Duration.ofHours(2)), SubmitOption.priority(-1));
  * dispatch.submit("export", props, SubmitOption.timeout(Duration.ofMinutes(30)));
+ * dispatch.submit("reindex", props, SubmitOption.cost(5));
  * }</pre>
  */
 public final class SubmitOption {
@@ -23,11 +24,15 @@ public final class SubmitOption {
     /** The furthest into the future a job can be submitted for. */
     public static final Duration HORIZON = Duration.ofDays(3653);
 
+    /** The highest cost a job can be given: more batch threads than any server's pool has. */
+    public static final int MAX_COST = 10_000;
+
     private final Integer priority;
     private final Due due;
     private final String lane;
     private final Duration timeout;
     private final Duration progressTimeout;
+    private final Integer cost;
 
     private SubmitOption(Integer priority, Due due) {
         this(priority, due, null);
@@ -38,6 +43,11 @@ public final class SubmitOption {
     }
 
     private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout) {
+        this(priority, due, lane, timeout, progressTimeout, null);
+    }
+
+    private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout, Integer cost) {
+        this.cost = cost;
         this.priority = priority;
         this.due = due;
         this.lane = lane;
@@ -70,6 +80,25 @@ public final class SubmitOption {
                     + HORIZON.toDays() + " days, was " + max);
         }
         return max;
+    }
+
+    /**
+     * What the job costs: the batch threads it takes at its widest, and so the slots it takes of its
+     * policy's concurrency gates, capacity and lanes, the tokens of its throttles, and the threads of the
+     * node that runs it (ADR 0035). Instead of its policy's cost for its job name, or what its job XML
+     * says (1 + the partitions of its widest partitioned step). Below 1 or above {@link #MAX_COST}: the
+     * submission is rejected; more than a gate of its policy ever allows: rejected too.
+     */
+    public static SubmitOption cost(int threads) {
+        if (threads < 1 || threads > MAX_COST) {
+            throw new SubmissionRejectedException("SubmitOption.cost: must be at least 1 and at most " + MAX_COST + ", was " + threads);
+        }
+        return new SubmitOption(null, null, null, null, null, threads);
+    }
+
+    /** The cost the options set, if any (the last one given). */
+    public static OptionalInt costOf(SubmitOption... options) {
+        return last(options, o -> o.cost).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
     /** The run timeout the options set, if any (the last one given). */
@@ -162,7 +191,7 @@ public final class SubmitOption {
     @Override
     public String toString() {
         return priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
-                : timeout != null ? "timeout(" + timeout + ")" : progressTimeout != null ? "progressTimeout(" + progressTimeout + ")"
+                : timeout != null ? "timeout(" + timeout + ")" : cost != null ? "cost(" + cost + ")" : progressTimeout != null ? "progressTimeout(" + progressTimeout + ")"
                 : due.delay() != null ? "delay(" + due.delay() + ")" : "at(" + due.at() + ")";
     }
 }

@@ -38,9 +38,12 @@ public class PolicySettings {
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
             "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
-            "timeout", "progress-timeout");
-    /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}. */
-    private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout");
+            "timeout", "progress-timeout", "cost");
+    /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}, {@code cost.<job>}. */
+    private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout", "cost");
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PolicySettings.class.getName());
+    /** Bad cost values written live, each reported once (the submission goes on with the cost below it). */
+    private final java.util.Set<String> badCostsReported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Inject
     DispatchSettings settings;
@@ -90,6 +93,39 @@ public class PolicySettings {
     }
 
     /**
+     * What the policy says a job of this name costs (ADR 0035): {@code cost.<job>}, else {@code cost}, from
+     * standalone.xml (live), else {@link Policy#costs() declared}; empty when none says (its job XML does).
+     * A value written live that is not a whole number from 1 to {@code SubmitOption.MAX_COST} is reported
+     * once and skipped; at deployment it fails the deployment ({@link #validate}).
+     */
+    public OptionalInt costOf(Policy p, String jobName) {
+        String base = PREFIX + p.name() + ".";
+        for (String property : List.of(base + "cost." + jobName, base + "cost")) {
+            if (settings.raw(property).isEmpty()) {
+                continue;
+            }
+            try {
+                return OptionalInt.of(cost(property));
+            } catch (InvalidSettingException e) {
+                if (badCostsReported.add(property + "=" + settings.raw(property).orElse(""))) {
+                    LOG.warning(e.getMessage() + "; submissions of job '" + jobName + "' go on without it");
+                }
+            }
+        }
+        Integer declared = p.costs().get(jobName);
+        return declared == null ? OptionalInt.empty() : OptionalInt.of(declared);
+    }
+
+    private int cost(String property) {
+        int value = settings.positiveInt(property, 1);
+        if (value > io.dispatchpolicy.api.SubmitOption.MAX_COST) {
+            throw new InvalidSettingException(property, settings.raw(property).orElse(""),
+                    "a whole number of batch threads from 1 to " + io.dispatchpolicy.api.SubmitOption.MAX_COST);
+        }
+        return value;
+    }
+
+    /**
      * Checks that every policy's settings parse; called at deployment. A property whose name is wrong
      * fails nothing: {@link #nameProblem} reports it (ADR 0023).
      *
@@ -100,6 +136,12 @@ public class PolicySettings {
     public void validate(Map<String, Policy> policies, java.util.Set<String> configured) {
         for (Policy policy : policies.values()) {
             EffectivePolicy effective = effective(policy);
+            for (String property : java.util.stream.Stream.concat(java.util.stream.Stream.of("cost"),
+                    policy.jobNames().stream().map(j -> "cost." + j)).toList()) {
+                if (settings.raw(PREFIX + policy.name() + "." + property).isPresent()) {
+                    cost(PREFIX + policy.name() + "." + property);
+                }
+            }
             if (configured.contains(policy.name())) {
                 try {
                     effective.resolveGates(Map.of());

@@ -62,6 +62,7 @@ public final class Policy {
     private final RetryStrategy retryStrategy;
     private final Retries retries;
     private final Timeouts timeouts;
+    private final Map<String, Integer> costs;
     private final ItemRate itemRate;
 
     private Policy(Builder b) {
@@ -90,6 +91,7 @@ public final class Policy {
         this.retryStrategy = b.retryStrategy;
         this.retries = b.retries;
         this.timeouts = b.timeouts;
+        this.costs = Map.copyOf(b.costs);
         this.itemRate = b.itemRate;
     }
 
@@ -207,6 +209,11 @@ public final class Policy {
         return timeouts;
     }
 
+    /** The declared cost of each job name that has one ({@link Builder#cost}); others cost what their job XML says. */
+    public Map<String, Integer> costs() {
+        return costs;
+    }
+
     /** The item-level throttle of its chunk steps, per partition (ADR 0034); empty unless declared. */
     public Optional<ItemRate> itemRate() {
         return Optional.ofNullable(itemRate);
@@ -298,6 +305,7 @@ public final class Policy {
         private RetryStrategy retryStrategy = RetryStrategy.RESTAGE;
         private Retries retries = Retries.none();
         private Timeouts timeouts = Timeouts.none();
+        private final Map<String, Integer> costs = new HashMap<>();
         private ItemRate itemRate;
 
         private Builder(String name) {
@@ -527,6 +535,21 @@ public final class Policy {
             return this;
         }
 
+        /**
+         * What a job of this name costs: the batch threads it takes at its widest, and so the slots and
+         * tokens its admission takes (ADR 0035). Needed for a job whose partitioned step has a partition
+         * mapper (its job XML does not say how many partitions run); for any other job it replaces what
+         * the job XML says. A submission's {@code SubmitOption.cost} goes before it.
+         */
+        public Builder cost(String jobName, int threads) {
+            if (threads < 1 || threads > io.dispatchpolicy.api.SubmitOption.MAX_COST) {
+                throw new PolicyDeclarationException("Policy '" + name + "': the cost of job '" + jobName + "' must be at least 1 and at most "
+                        + io.dispatchpolicy.api.SubmitOption.MAX_COST + ", was " + threads);
+            }
+            costs.put(Objects.requireNonNull(jobName, "jobName"), threads);
+            return this;
+        }
+
         /** The timeouts, per job name where they differ ({@link Timeouts}); replaces what was declared before. */
         public Builder timeouts(Timeouts timeouts) {
             this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
@@ -536,6 +559,12 @@ public final class Policy {
         public Policy build() {
             if (jobNames.isEmpty()) {
                 throw new PolicyDeclarationException("Policy '" + name + "' governs no job: call governs(...)");
+            }
+            for (String job : costs.keySet()) {
+                if (!jobNames.contains(job)) {
+                    throw new PolicyDeclarationException("Policy '" + name + "' declares a cost for job '" + job
+                            + "', which it does not govern (it governs " + jobNames + ")");
+                }
             }
             for (String job : timeouts.jobNames()) {
                 if (!jobNames.contains(job)) {

@@ -84,6 +84,7 @@ public class DefaultStagingService implements StagingService {
         OptionalInt priority = SubmitOption.priorityOf(options);
         Due due = due(SubmitOption.dueOf(options));
         Optional<String> named = SubmitOption.laneOf(options);
+        OptionalInt cost = SubmitOption.costOf(options);
         // every setting of the policy is read only for a policy with lanes or demotion rules, and then once
         Optional<EffectivePolicy> effective = named.isPresent() || registry.hasLanes(policy) || registry.mayDemote(policy)
                 ? policies.effectiveIfDeclared(policy.name()) : Optional.empty();
@@ -91,7 +92,8 @@ public class DefaultStagingService implements StagingService {
         List<Submission> submissions = new ArrayList<>(parameters.size());
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
-            submissions.add(placement.assign(policy, jobName, validated, validated, priority, due.delayMillis(), due.atMillis(), lane));
+            submissions.add(placement.assign(policy, jobName, validated, validated, priority, due.delayMillis(), due.atMillis(), lane,
+                    cost));
         }
         placement.checkShards(policy, submissions);
         String user = permission.authorize("start");
@@ -135,7 +137,7 @@ public class DefaultStagingService implements StagingService {
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
         Submission submission = placement.assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null));
+                null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null), OptionalInt.empty());
         String caller = permission.authorize("restart");
         // a restart runs as the job's submitter, as its first execution did (ADR 0024); the caller only if unknown
         String user = original.getUser() != null ? original.getUser() : caller;

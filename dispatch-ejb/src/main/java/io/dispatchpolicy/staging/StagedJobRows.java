@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 public final class StagedJobRows {
 
     private static final String[] COLUMNS = {"id", "job_name", "job_parameters::text", "submitted_by", "staged_at",
-            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms"};
+            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms", "cost"};
 
     /** How many columns {@link #columns} lists: a statement returning more puts them after these. */
     public static final int COLUMN_COUNT = COLUMNS.length;
@@ -44,7 +44,7 @@ public final class StagedJobRows {
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
                 rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9), rs.getObject(10, Long.class),
-                new JobTimeouts(rs.getObject(11, Long.class), rs.getObject(12, Long.class)));
+                new JobTimeouts(rs.getObject(11, Long.class), rs.getObject(12, Long.class)), rs.getInt(13));
     }
 
     /**

@@ -59,8 +59,8 @@ public class StagingRepository {
                        WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
             jobs AS (
                 SELECT * FROM unnest(:jobKeys::text[], :jobLanes::text[], :jobParameters::text[], :jobRestarts::bigint[],
-                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[])
-                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, ord)),
+                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[], :jobCosts::int[])
+                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, cost, ord)),
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused, shard)
@@ -83,11 +83,11 @@ public class StagingRepository {
             ins AS (
                 INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
                                                   priority, due_at, next_age_at, age_every_ms, age_step, age_cap,
-                                                  run_timeout_ms, progress_timeout_ms)
+                                                  run_timeout_ms, progress_timeout_ms, cost)
                 SELECT parts.id, :jobName, j.params::jsonb, :submittedBy, clock_timestamp(), j.restart, j.priority, j.due,
                        CASE WHEN a.every IS NOT NULL AND j.priority < a.cap
                             THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => a.every / 1000.0) END,
-                       a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint
+                       a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint, j.cost
                   FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
                                          WHEN u.delay IS NOT NULL
                                          THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
@@ -99,7 +99,7 @@ public class StagingRepository {
             SELECT id FROM ins ORDER BY id
             """);
 
-    // A restart keeps the submission id it runs for, its priority and its own timeouts (its admission's
+    // A restart keeps the submission id it runs for, its priority, its cost and its own timeouts (its admission's
     // record holds them); its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
     // or when it bypasses the gates, it is scheduled (the tick promotes or starts it when due). A dead
@@ -107,10 +107,10 @@ public class StagingRepository {
     private static final Sql RESTAGE = Sql.of("""
             WITH ins AS (
                 INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority, attempt, due_at, bypass, run_timeout_ms, progress_timeout_ms)
+                                                  priority, attempt, due_at, bypass, run_timeout_ms, progress_timeout_ms, cost)
                 SELECT :submission, :partition, :jobName, '{}'::jsonb, :submittedBy, clock_timestamp(), :execution, :priority,
                        :attempt, clock_timestamp() + make_interval(secs => :delayMs::double precision / 1000), :bypass,
-                       a.run_timeout_ms, a.progress_timeout_ms
+                       a.run_timeout_ms, a.progress_timeout_ms, coalesce(a.cost, 1)
                   FROM (SELECT 1) one LEFT JOIN dispatch.admissions a ON a.submission_id = :submission
                 RETURNING due_at IS NULL AS waiting, priority),
             revived AS (
@@ -251,7 +251,8 @@ public class StagingRepository {
                 .texts("jobParameters", chunk.stream().map(s -> JsonCodec.write(s.parameters().asMap())).toList())
                 .ints("jobPriorities", chunk.stream().map(Submission::priority).toList())
                 .longs("jobDelays", chunk.stream().map(Submission::delayMillis).toList())
-                .longs("jobAts", chunk.stream().map(Submission::atMillis).toList());
+                .longs("jobAts", chunk.stream().map(Submission::atMillis).toList())
+                .ints("jobCosts", chunk.stream().map(Submission::cost).toList());
     }
 
     /** Stages a restart (see {@link Restart}) in the same transaction as whatever decided it. */

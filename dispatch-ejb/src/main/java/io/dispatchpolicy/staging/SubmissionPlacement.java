@@ -50,6 +50,15 @@ public class SubmissionPlacement {
     @Inject
     PolicyRegistry registry;
 
+    @Inject
+    io.dispatchpolicy.policy.PolicySettings policySettings;
+
+    @Inject
+    io.dispatchpolicy.infrastructure.jberet.BatchThreads batchThreads;
+
+    /** Jobs whose job XML does not say what they cost, by policy and job name: each reported once. */
+    private final java.util.Set<String> unknownCostReported = ConcurrentHashMap.newKeySet();
+
     /**
      * Where a job of these parameters would be staged, checked as a submission is (job XML, parameters,
      * context, partition key, priority, lane), without writing anything.
@@ -63,7 +72,7 @@ public class SubmissionPlacement {
         String placed = lane(policy, lane != null || registry.hasLanes(policy)
                 ? policies.effectiveIfDeclared(policy.name()) : Optional.empty(), lane);
         return assign(policy, jobName, validated, validated, priority == null ? OptionalInt.empty() : OptionalInt.of(priority),
-                null, null, placed);
+                null, null, placed, OptionalInt.empty());
     }
 
     /** The job XML name without {@code .xml}, refused when no job XML of that name is visible. */
@@ -98,9 +107,10 @@ public class SubmissionPlacement {
      * @param priority  the caller's priority, else the policy's priority function decides
      * @param delayMillis when the job is due, after staging; null with {@code atMillis} null: at once
      * @param atMillis    when the job is due, epoch ms
+     * @param cost        the caller's cost ({@code SubmitOption.cost}), else the policy's or the job XML's counts
      */
     public Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                             OptionalInt priority, Long delayMillis, Long atMillis, String lane) {
+                             OptionalInt priority, Long delayMillis, Long atMillis, String lane, OptionalInt cost) {
         Map<String, ?> raw = call(policy, jobName, "the context function", () -> policy.contextFunction().apply(effective.toProperties()));
         Map<String, Object> context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
         Object key = call(policy, jobName, "partitionBy", () -> policy.partitionFunction().apply(context));
@@ -116,8 +126,94 @@ public class SubmissionPlacement {
         }
         int effectivePriority = priority.isPresent() ? priority.getAsInt()
                 : call(policy, jobName, "the priority function", () -> policy.priorityFunction().apply(context));
+        Cost threads = cost(policy, jobName, effective, cost);
+        if (threads.threads() > 1) {
+            checkFits(policy, jobName, threads, context);
+        }
         return new Submission(jobName, stored, partitionKey, lane, JsonCodec.write(context), effectivePriority, delayMillis,
-                atMillis, tenant(policy, jobName, context, partitionKey), shard(policy, jobName, context));
+                atMillis, tenant(policy, jobName, context, partitionKey), shard(policy, jobName, context), threads.threads());
+    }
+
+    /** A job's cost and who said it, for the error that refuses it. */
+    private record Cost(int threads, String source) {
+    }
+
+    /**
+     * What the job costs (ADR 0035): the caller's {@code SubmitOption.cost}, else its policy's for its job
+     * name (standalone.xml over the declaration), else the batch threads its job XML takes at its widest
+     * (1 + a partitioned step's partitions, with these parameters). A job XML that cannot tell (a partition
+     * mapper) counts 1, reported once per policy and job name: it cannot be refused for what it never said.
+     */
+    private Cost cost(Policy policy, String jobName, JobParameters effective, OptionalInt own) {
+        if (own.isPresent()) {
+            return new Cost(own.getAsInt(), "its SubmitOption.cost");
+        }
+        OptionalInt byPolicy = policySettings.costOf(policy, jobName);
+        if (byPolicy.isPresent()) {
+            return new Cost(byPolicy.getAsInt(), "its policy's cost for it");
+        }
+        OptionalInt byXml;
+        try {
+            byXml = io.dispatchpolicy.infrastructure.jberet.JobThreads.of(runtime.loadJob(jobName), effective.toProperties());
+        } catch (RuntimeException unparsable) {
+            return new Cost(1, "unknown"); // its admission reports the job XML's fault, as it always has
+        }
+        if (byXml.isPresent()) {
+            return new Cost(byXml.getAsInt(), "its job XML");
+        }
+        if (unknownCostReported.add(policy.name() + "/" + jobName)) {
+            LOG.warning(() -> "Job '" + jobName + "' of policy '" + policy.name() + "': its job XML does not say how many batch "
+                    + "threads it takes (a partition mapper, or a number this cannot read); it counts as 1. Declare its cost: "
+                    + "Policy.Builder.cost(\"" + jobName + "\", n) or dispatch.policy." + policy.name() + ".cost." + jobName);
+        }
+        return new Cost(1, "unknown");
+    }
+
+    /**
+     * Refuses a job that costs more than a limit of its policy ever allows — a concurrency gate's max, a
+     * throttle's bucket, an adaptive gate's ceiling, the policy's capacity — or more threads than this node
+     * admits at once: staged, it would wait forever. The gates as they stand for its context; an
+     * operator's override of one partition, or a limit lowered later, leaves it waiting, with the reason.
+     */
+    private void checkFits(Policy policy, String jobName, Cost cost, Map<String, Object> context) {
+        Optional<EffectivePolicy> effective = policies.effectiveIfDeclared(policy.name());
+        List<io.dispatchpolicy.domain.gate.ResolvedGate> gates = List.of();
+        if (effective.isPresent()) {
+            try {
+                // as admission resolves them: from the context as stored (JSON scalars)
+                gates = effective.get().resolveGates(JsonCodec.readScalars(JsonCodec.write(context)));
+            } catch (RuntimeException e) {
+                gates = List.of(); // a gate parameter the context lacks: admission reports it, as for any job
+            }
+        }
+        String refused = null;
+        for (io.dispatchpolicy.domain.gate.ResolvedGate gate : gates) {
+            if (gate instanceof io.dispatchpolicy.domain.gate.ResolvedGate.Concurrency c && c.max() < cost.threads()) {
+                refused = "its concurrency gate '" + c.id() + "' allows " + c.max() + " at most";
+            } else if (gate instanceof io.dispatchpolicy.domain.gate.ResolvedGate.Throttle t && t.rate() > 0
+                    && io.dispatchpolicy.domain.gate.TokenBucket.capacity(t.rate()) < cost.threads()) {
+                refused = "its throttle '" + t.id() + "' holds " + (long) Math.floor(io.dispatchpolicy.domain.gate.TokenBucket.capacity(t.rate()))
+                        + " tokens at most";
+            } else if (gate instanceof io.dispatchpolicy.domain.gate.ResolvedGate.Adaptive a && a.params().ceiling() > 0
+                    && a.params().ceiling() < cost.threads()) {
+                refused = "its adaptive gate '" + a.id() + "' allows " + a.params().ceiling() + " at most";
+            }
+            if (refused != null) {
+                break;
+            }
+        }
+        if (refused == null && effective.isPresent() && effective.get().capacity().isPresent()
+                && effective.get().capacity().getAsInt() < cost.threads()) {
+            refused = "its capacity is " + effective.get().capacity().getAsInt();
+        }
+        int nodeThreads = batchThreads.size();
+        if (refused == null && nodeThreads < cost.threads()) {
+            refused = "this node admits jobs of at most " + nodeThreads + " batch threads (dispatch.node-threads)";
+        }
+        if (refused != null) {
+            throw new SubmissionRejectedException("Policy '" + policy.name() + "': job '" + jobName + "' costs " + cost.threads()
+                    + " batch threads (" + cost.source() + ") but " + refused + ": it could never be admitted");
+        }
     }
 
     /** The shard of the job's partition by the policy's shardBy; {@code ""} when the policy is not sharded. */

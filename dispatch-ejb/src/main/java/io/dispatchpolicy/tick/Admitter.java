@@ -25,17 +25,29 @@ final class Admitter {
     private static final Logger LOG = Logger.getLogger(Admitter.class.getName());
     /** A partition whose admission failed for a reason no single job explains waits this long. */
     static final Duration FAILURE_BACKOFF = Duration.ofSeconds(5);
+    /** A job that costs more threads than this node admits at all is looked at again after this long (another node may). */
+    static final Duration COST_EXCEEDS_NODE_BACKOFF = Duration.ofSeconds(60);
 
     private final AdmissionService admission;
     private final DatabaseOutage outage;
     private final TickSignal signal;
     private final IterationReport report;
     private final List<Denial> denials = new ArrayList<>();
-    /** This node's batch threads left to fill in this iteration ({@code BatchThreads}): no job is admitted past them. */
+    /**
+     * This node's batch threads left to fill in this iteration ({@code BatchThreads}): no job is admitted past
+     * them. A job takes its cost of them (ADR 0035); everything a round shares here is in slots, one per
+     * thread, so with jobs of cost 1 a slot is a job.
+     */
     private int room;
+    /**
+     * The next job of a partition needs more threads than are left ({@code needs}): true when this node has
+     * that many at all, and then it holds back what frees until they are free at once; false when it never
+     * will (its {@code dispatch.node-threads} is lower than the job's cost).
+     */
+    private final java.util.function.IntPredicate awaitFree;
     /** Partitions this iteration already handed to the admission: a top-up that finds no thread leaves them be. */
     private final java.util.Set<Long> served = new java.util.HashSet<>();
-    /** Jobs admitted per partition in this iteration. */
+    /** Slots admitted per partition in this iteration. */
     private final java.util.Map<Long, Integer> admittedBy = new java.util.HashMap<>();
 
     /** Given the threads each admission took from the iteration's reservation (its runners hold them now). */
@@ -58,6 +70,12 @@ final class Admitter {
 
     Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report, int room,
              java.util.function.IntConsumer handBack) {
+        this(admission, outage, signal, report, room, handBack, threads -> true);
+    }
+
+    Admitter(AdmissionService admission, DatabaseOutage outage, TickSignal signal, IterationReport report, int room,
+             java.util.function.IntConsumer handBack, java.util.function.IntPredicate awaitFree) {
+        this.awaitFree = awaitFree;
         this.admission = admission;
         this.outage = outage;
         this.signal = signal;
@@ -72,13 +90,13 @@ final class Admitter {
         return handedBack;
     }
 
-    /** A due restart that bypassed the gates took the thread {@link #takeThread} gave it ({@code admitted} 1) or not (0). */
-    void admittedBypassing(int admitted) {
+    /** A due restart that bypassed the gates took the {@code threads} {@link #takeThreads} gave it ({@code admitted} 1) or not (0). */
+    void admittedBypassing(int admitted, int threads) {
         report.admitted(admitted);
         if (admitted == 0) {
-            room++; // nothing holds the thread: the iteration may still fill it
+            room += threads; // nothing holds the threads: the iteration may still fill them
         } else {
-            taken(admitted);
+            taken(threads);
         }
     }
 
@@ -95,30 +113,30 @@ final class Admitter {
     }
 
     /**
-     * What each of {@code partitions} may take when this node's free threads bind: its equal part of them
+     * The slots each of {@code partitions} may fill when this node's free threads bind: its equal part of them
      * (at least one; the claim took no more partitions than there is room), so every partition reached gets
      * a job and they share one transaction, instead of the first taking every thread and the rest being
-     * denied; {@code batch} when the room covers them all.
+     * denied; {@link Integer#MAX_VALUE} when the room covers a batch of each.
      */
     int shareOfRoom(List<ClaimedPartition> partitions, int batch) {
         long wanted = partitions.stream().mapToLong(p -> Math.min(batch, p.pending())).sum();
         if (wanted <= room || partitions.isEmpty()) {
-            return batch;
+            return Integer.MAX_VALUE;
         }
         return Math.max(1, Math.min(batch, room / partitions.size()));
     }
 
-    /** Jobs this iteration admitted of partition {@code id} so far. */
+    /** Slots this iteration admitted of partition {@code id} so far. */
     int admittedFrom(long id) {
         return admittedBy.getOrDefault(id, 0);
     }
 
-    /** One job that bypasses the gates (a due restart) may take a thread: @return whether one is left. */
-    boolean takeThread() {
-        if (room <= 0) {
+    /** One job that bypasses the gates (a due restart) may take its {@code threads}: @return whether they are left. */
+    boolean takeThreads(int threads) {
+        if (room < threads) {
             return false;
         }
-        room--;
+        room -= threads;
         return true;
     }
 
@@ -142,8 +160,11 @@ final class Admitter {
         denials.add(new Denial(p.id(), p.policyName(), reason, Duration.ZERO, previous == 0 ? -1 : previous));
     }
 
-    /** Admits up to {@code limit} of one partition's jobs in a transaction of its own; @return admitted. */
-    int admitOne(ClaimedPartition p, EffectivePolicy policy, int limit) {
+    /**
+     * Admits up to {@code jobs} of one partition's jobs, filling up to {@code slots} (its share of what the round
+     * shares; {@link Integer#MAX_VALUE} for none), in a transaction of its own; @return slots admitted.
+     */
+    int admitOne(ClaimedPartition p, EffectivePolicy policy, int jobs, int slots) {
         if (room <= 0) {
             if (!served.contains(p.id())) {
                 // every thread of this node is taken: the partition keeps its place for any node with a free one
@@ -153,7 +174,7 @@ final class Admitter {
         }
         served.add(p.id());
         try {
-            return settle(p, policy, admission.admit(p, policy, Math.min(limit, room)));
+            return settle(p, policy, admission.admit(p, policy, jobs, slots, room));
         } catch (JobAdmissionException e) {
             if (outage.absorbs(e)) {
                 throw e; // not the job's fault: no attempt is counted against it
@@ -174,12 +195,12 @@ final class Admitter {
     }
 
     /** One group's transaction; when it fails, each partition again on its own, so a failure stays with its partition. */
-    int admitGroup(EffectivePolicy policy, List<ClaimedPartition> group, int batch) {
-        long wanted = group.stream().mapToLong(p -> Math.min(batch, p.pending())).sum();
+    int admitGroup(EffectivePolicy policy, List<ClaimedPartition> group, int batch, int slots) {
+        long wanted = group.stream().mapToLong(p -> Math.min(Math.min(batch, slots), p.pending())).sum();
         if (group.size() > 1 && wanted <= room) {
             try {
                 group.forEach(p -> served.add(p.id()));
-                List<AdmissionOutcome> outcomes = admission.admitTogether(group, policy, batch);
+                List<AdmissionOutcome> outcomes = admission.admitTogether(group, policy, batch, slots, room);
                 int admitted = 0;
                 for (int i = 0; i < group.size(); i++) {
                     admitted += settle(group.get(i), policy, outcomes.get(i));
@@ -195,13 +216,24 @@ final class Admitter {
         }
         int admitted = 0;
         for (ClaimedPartition p : group) {
-            admitted += admitOne(p, policy, batch);
+            admitted += admitOne(p, policy, batch, slots);
         }
         return admitted;
     }
 
-    /** A partition's outcome: its denial, if any, for the iteration's denials; @return admitted. */
+    /** A partition's outcome: its denial, if any, for the iteration's denials; @return slots admitted. */
     private int settle(ClaimedPartition p, EffectivePolicy policy, AdmissionOutcome outcome) {
+        if (outcome.needs() > 0) {
+            if (awaitFree.test(outcome.needs())) {
+                // its turn, and its threads are not free at once: the rest of this iteration admits nothing, and
+                // the node holds back what frees until they are, so the cheap jobs behind it cannot starve it
+                room = 0;
+                keepPlace(p, Denial.NODE_THREADS_BUSY);
+            } else {
+                denials.add(new Denial(p.id(), p.policyName(), Denial.COST_EXCEEDS_NODE, COST_EXCEEDS_NODE_BACKOFF, 0));
+            }
+            return 0;
+        }
         if (outcome.denied()) {
             if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
                 // another worker or node took the last slots after this iteration counted them
@@ -212,9 +244,9 @@ final class Admitter {
             }
         }
         report.admitted(outcome.admitted());
-        room -= outcome.admitted();
-        taken(outcome.admitted());
-        admittedBy.merge(p.id(), outcome.admitted(), Integer::sum);
-        return outcome.admitted();
+        room -= outcome.slots();
+        taken(outcome.slots());
+        admittedBy.merge(p.id(), outcome.slots(), Integer::sum);
+        return outcome.slots();
     }
 }

@@ -74,7 +74,7 @@ public class DueJobs {
     // Restarts that bypass the gates and are due: the oldest first, off staged_jobs_bypass_idx; for a node
     // that admits named shards, only those of its shards' partitions (and unsharded ones).
     private static final Sql BYPASSED = Sql.of("""
-            SELECT s.id, s.partition_id FROM dispatch.staged_jobs s
+            SELECT s.id, s.partition_id, s.cost FROM dispatch.staged_jobs s
              WHERE s.bypass AND s.due_at <= statement_timestamp()
                AND (:shards::text[] IS NULL
                     OR EXISTS (SELECT 1 FROM dispatch.partitions p WHERE p.id = s.partition_id AND p.shard = ANY (:shards::text[])))
@@ -122,7 +122,7 @@ public class DueJobs {
      */
     public List<DueBypass> bypassedDue(int limit, List<String> shards) {
         return jdbc.query(BYPASSED, Params.of().texts("shards", shards).integer("limit", limit),
-                rs -> new DueBypass(rs.getLong(1), rs.getLong(2)));
+                rs -> new DueBypass(rs.getLong(1), rs.getLong(2), rs.getInt(3)));
     }
 
     /** Moves up to {@code limit} scheduled jobs whose time has come into their partitions' waiting sets; @return how many. */

@@ -120,8 +120,9 @@ final class LaneRound {
             for (int i = 0; i < lanes.size(); i++) {
                 round += admitShare(lanes.get(i), given[i]);
             }
-            left -= round;
-            budgetLeft -= round;
+            // a costly job may take more than its lane was given (one job past a share, ADR 0035): never below none
+            left = Math.max(0, left - round);
+            budgetLeft = Math.max(0, budgetLeft - round);
             admitted += round;
             if (!visited) {
                 break;
@@ -141,8 +142,8 @@ final class LaneRound {
         for (int k = l.queue.size(); k > 0 && !share.exhausted() && !l.queue.isEmpty(); k--) {
             ClaimedPartition p = l.queue.poll();
             visited = true;
-            int limit = Math.min(allowance.get(p.id()), share.nextShare());
-            int got = admitter.admitOne(p, policy, limit);
+            int limit = share.nextShare();
+            int got = admitter.admitOne(p, policy, Math.max(1, allowance.get(p.id())), limit);
             share.use(got);
             admitted += got;
             l.admitted += got;

@@ -76,10 +76,10 @@ final class PolicyRound {
                 continue;
             }
             int limit = Math.min(batch, budget.nextShare());
-            int n = admitter.admitOne(p, policy, limit);
+            int n = admitter.admitOne(p, policy, batch, budget.nextShare());
             budget.use(n);
             admittedBy.put(p.id(), n);
-            if (budget.limited() && n == limit && n < batch) {
+            if (budget.limited() && n >= limit && n < batch) { // a costly job may take more than its share
                 filled.add(p);
             }
         }
@@ -88,7 +88,7 @@ final class PolicyRound {
             if (extra <= 0) {
                 break;
             }
-            int n = admitter.admitOne(p, policy, extra);
+            int n = admitter.admitOne(p, policy, extra, extra);
             budget.use(n);
             admittedBy.merge(p.id(), n, Integer::sum);
         }
@@ -109,22 +109,22 @@ final class PolicyRound {
         int waiting = 0;
         for (ClaimedPartition p : ordered) {
             group.add(p);
-            waiting += Math.min(share, p.pending());
+            waiting += Math.min(Math.min(share, batch), p.pending());
             if (waiting >= Math.min(batch, admitter.room())) { // a group never wants more than the free threads
-                admitted += admitter.admitGroup(policy, group, share);
+                admitted += admitter.admitGroup(policy, group, batch, share);
                 group.clear();
                 waiting = 0;
             }
         }
         if (!group.isEmpty()) {
-            admitted += admitter.admitGroup(policy, group, share);
+            admitted += admitter.admitGroup(policy, group, batch, share);
         }
         // equal parts leave the remainder of the threads (7 of 15 each for two partitions: one): the first
         // partitions with more waiting take it, so no thread is left empty for want of a share
         for (int i = 0; i < ordered.size() && share < batch && admitter.room() > 0; i++) {
             ClaimedPartition p = ordered.get(i);
             if (p.pending() > share && admitter.admittedFrom(p.id()) == share) { // took its whole share: nothing denied it
-                admitted += admitter.admitOne(p, policy, Math.min(admitter.room(), batch - share));
+                admitted += admitter.admitOne(p, policy, batch - share, admitter.room());
             }
         }
         return admitted;

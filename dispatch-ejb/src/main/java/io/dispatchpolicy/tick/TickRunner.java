@@ -175,7 +175,13 @@ public class TickRunner {
         }
         // each admission hands its threads from the reservation to the runners it created (held from inside
         // its transaction), so other workers see them free again at once rather than at this iteration's end
-        Admitter admitter = new Admitter(admission, outage, signal, report, room, threads::unreserve);
+        Admitter admitter = new Admitter(admission, outage, signal, report, room, threads::unreserve, needs -> {
+            if (needs > threads.size()) {
+                return false;
+            }
+            threads.awaitFree(needs);
+            return true;
+        });
         try {
             return admitWithin(admitter, report);
         } finally {
@@ -186,8 +192,8 @@ public class TickRunner {
     private IterationReport admitWithin(Admitter admitter, IterationReport report) {
         int room = admitter.room();
         for (DueBypass due : steps.bypassedDue(Math.min(BYPASS_BATCH, room))) {
-            if (admitter.takeThread()) {
-                admitter.admittedBypassing(admitBypassed(due));
+            if (admitter.takeThreads(due.cost())) {
+                admitter.admittedBypassing(admitBypassed(due), due.cost());
             }
         }
         if (admitter.room() == 0) {

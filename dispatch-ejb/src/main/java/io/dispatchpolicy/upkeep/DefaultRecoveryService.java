@@ -122,7 +122,8 @@ public class DefaultRecoveryService implements RecoveryService {
     private void start(List<Long> executionIds, String what) {
         int resumed = 0;
         for (long executionId : executionIds) {
-            if (executions.resume(executionId, node.id(), inflight.submitterOf(executionId).orElse(null))) {
+            if (executions.resume(executionId, node.id(), inflight.submitterOf(executionId).orElse(null),
+                    inflight.threadsOf(executionId))) {
                 resumed++;
             } else {
                 // Its execution is gone or no longer STARTING: nothing to start; the row is stale bookkeeping.

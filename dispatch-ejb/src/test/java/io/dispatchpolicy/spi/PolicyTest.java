@@ -50,6 +50,16 @@ class PolicyTest {
     }
 
     @Test
+    void costMistakesAreCaughtAtBuild() {
+        Policy.Builder base = Policy.named("p").governs("j").partitionBy(c -> "x");
+        assertThatThrownBy(() -> base.cost("j", 0)).hasMessage("Policy 'p': the cost of job 'j' must be at least 1 and at most 10000, was 0");
+        assertThatThrownBy(() -> base.cost("j", 10_001)).hasMessageContaining("was 10001");
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").cost("k", 2).build())
+                .hasMessage("Policy 'p' declares a cost for job 'k', which it does not govern (it governs [j])");
+        assertThat(Policy.named("p").governs("j").partitionBy(c -> "x").cost("j", 6).build().costs()).isEqualTo(java.util.Map.of("j", 6));
+    }
+
+    @Test
     void laneMistakesAreCaughtAtBuild() {
         Policy.Builder base = Policy.named("p").governs("j").partitionBy(c -> "x");
         assertThatThrownBy(() -> base.lane("a", 0)).hasMessage("Policy 'p': Lane 'a': weight must be >= 1, was 0");

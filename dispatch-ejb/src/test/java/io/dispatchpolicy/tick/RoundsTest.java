@@ -43,22 +43,23 @@ class RoundsTest {
         int transactions;
 
         @Override
-        public AdmissionOutcome admit(ClaimedPartition p, EffectivePolicy policy, int limit) {
+        public AdmissionOutcome admit(ClaimedPartition p, EffectivePolicy policy, int jobs, int slots, int room) {
             transactions++;
             if (gated.contains(p.id())) {
                 return AdmissionOutcome.denied(ConcurrencyCap.FULL, Duration.ofSeconds(1));
             }
-            int n = Math.min(limit, pending.getOrDefault(p.id(), 0));
+            int n = Math.min(Math.min(jobs, Math.min(slots, room)), pending.getOrDefault(p.id(), 0));
             pending.merge(p.id(), -n, Integer::sum);
             admitted.merge(p.id(), n, Integer::sum);
             return AdmissionOutcome.admitted(n);
         }
 
         @Override
-        public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int limit) {
+        public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int jobs, int slots,
+                                                    int room) {
             together.add(partitions.stream().map(ClaimedPartition::id).toList());
             int before = transactions;
-            List<AdmissionOutcome> outcomes = partitions.stream().map(p -> admit(p, policy, limit)).toList();
+            List<AdmissionOutcome> outcomes = partitions.stream().map(p -> admit(p, policy, jobs, slots, room)).toList();
             transactions = before + 1;
             return outcomes;
         }

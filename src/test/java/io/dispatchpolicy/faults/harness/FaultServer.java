@@ -1,5 +1,7 @@
 package io.dispatchpolicy.faults.harness;
 
+import io.dispatchpolicy.testing.TestServerJvm;
+
 import io.dispatchpolicy.devserver.ConsoleAccounts;
 import io.dispatchpolicy.devserver.Trees;
 
@@ -76,12 +78,33 @@ public final class FaultServer implements AutoCloseable {
             Files.createDirectories(base.resolve("deployments"));
             Files.createDirectories(base.resolve("data"));
             Files.copy(ear, base.resolve("deployments/" + EAR), StandardCopyOption.REPLACE_EXISTING);
+            overrideSystemProperties(base.resolve("configuration/standalone.xml"), properties);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         FaultServer server = new FaultServer(label, settings.jbossHome(), base, outputDir, properties, portOffset);
         Runtime.getRuntime().addShutdownHook(server.cleanup);
         return server;
+    }
+
+    /**
+     * A {@code -Dkey=value} of this server whose key standalone.xml's {@code <system-properties>} also sets (as
+     * dispatch.cli writes the engine's defaults there) would lose to the file (WFLYCTL0456): the copy's value is
+     * rewritten instead, so a scenario's property always applies.
+     */
+    private static void overrideSystemProperties(Path standaloneXml, List<String> properties) throws IOException {
+        String xml = Files.readString(standaloneXml);
+        for (String property : properties) {
+            int eq = property.indexOf('=');
+            if (!property.startsWith("-D") || eq < 0) {
+                continue;
+            }
+            String key = property.substring(2, eq);
+            String value = property.substring(eq + 1);
+            xml = xml.replaceAll("(<property name=\"" + java.util.regex.Pattern.quote(key) + "\" value=\")[^\"]*(\"/>)",
+                    "$1" + java.util.regex.Matcher.quoteReplacement(value) + "$2");
+        }
+        Files.writeString(standaloneXml, xml);
     }
 
     /** Launches {@code standalone.sh}; returns at once (see {@link #awaitDeployed}). */
@@ -103,7 +126,7 @@ public final class FaultServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(outputDir.resolve("console-run-" + run + ".log").toFile());
         builder.environment().put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
-        builder.environment().putIfAbsent("JBOSS_JAVA_SIZING", "-Xms256m -Xmx1024m");
+        builder.environment().putIfAbsent("JBOSS_JAVA_SIZING", TestServerJvm.SIZING);
         try {
             launcher = builder.start();
         } catch (IOException e) {

@@ -77,6 +77,7 @@ public class DefaultJobControl implements JobControl {
         Integer priority = admission.map(JobsRepository.Admission::priority).orElse(null);
         java.time.Instant dueAt = admission.map(JobsRepository.Admission::dueAt).orElse(null);
         int attempt = admission.map(JobsRepository.Admission::attempt).orElse(1);
+        int cost = admission.map(JobsRepository.Admission::cost).orElse(1);
         String waiting = null;
         String error = null;
         String parameters = executions.parameters();
@@ -92,6 +93,7 @@ public class DefaultJobControl implements JobControl {
                 waiting = s.waiting();
                 error = s.lastError();
                 parameters = s.parameters();
+                cost = s.cost();
             }
         } else if ("DEAD".equals(job.state())) {
             Optional<JobsRepository.Dead> d = jobs.dead(submissionId);
@@ -109,7 +111,8 @@ public class DefaultJobControl implements JobControl {
                 admission.map(a -> a.timeouts().describe()).orElse("none"),
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null),
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::runsOn).orElse(null),
-                admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(DefaultJobControl::stopRequest).orElse(null)));
+                admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(DefaultJobControl::stopRequest).orElse(null),
+                cost));
     }
 
     /** Where an operator's stop of a job in flight stands. */

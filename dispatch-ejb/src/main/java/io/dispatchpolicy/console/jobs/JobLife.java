@@ -24,11 +24,12 @@ import java.util.List;
  * @param timedOut     while its thread has not let go of a timed-out execution: why it was stopped; else null
  * @param runsOn       while in flight: the node that runs it; else null
  * @param stopRequest  while in flight: where an operator's stop stands ("asked …, delivered by node b …"); else null
+ * @param cost         the batch threads it takes at its widest: the slots and tokens its admission takes (ADR 0035)
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
                       List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut,
-                      String runsOn, String stopRequest) implements Serializable {
+                      String runsOn, String stopRequest, int cost) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

@@ -84,7 +84,7 @@ public class JobsRepository {
     private static final Sql STAGED_LIFE = Sql.of("""
             SELECT s.submitted_by, s.priority, s.due_at, s.attempt,
                    CASE WHEN s.parked_at IS NOT NULL THEN 'parked' WHEN s.due_at IS NOT NULL THEN 'scheduled' ELSE 'waiting' END,
-                   s.last_error, s.job_parameters::text
+                   s.last_error, s.job_parameters::text, s.cost
               FROM dispatch.staged_jobs s WHERE s.id = :submission
             """);
 
@@ -95,7 +95,7 @@ public class JobsRepository {
                    (SELECT p.id FROM dispatch.partitions p WHERE p.id = a.partition_id),
                    coalesce(i.run_timeout_ms, a.run_timeout_ms), coalesce(i.progress_timeout_ms, a.progress_timeout_ms),
                    i.execution_id IS NOT NULL, i.timeout_reason, i.stop_requested_at, i.stop_delivered_at,
-                   coalesce(r.node_name, i.node_id::text)
+                   coalesce(r.node_name, i.node_id::text), a.cost
               FROM dispatch.admissions a LEFT JOIN dispatch.nodes n ON n.id = a.node_id
               LEFT JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
               LEFT JOIN dispatch.nodes r ON r.id = i.node_id
@@ -146,12 +146,16 @@ public class JobsRepository {
     /** What a staged job's page shows beyond its row: who, priority, due, attempt, where it waits, error, parameters. */
     public Optional<Staged> staged(long submissionId) {
         return jdbc.query(STAGED_LIFE, Params.of().bigint("submission", submissionId), rs -> new Staged(rs.getString(1), rs.getInt(2),
-                Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7))).stream().findFirst();
+                Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getInt(8)))
+                .stream().findFirst();
     }
 
-    /** A staged job's page data: who, priority, due, attempt, waiting / scheduled / parked, its error, its parameters (JSON). */
+    /**
+     * A staged job's page data: who, priority, due, attempt, waiting / scheduled / parked, its error, its parameters
+     * (JSON), its cost in batch threads (ADR 0035).
+     */
     public record Staged(String submittedBy, int priority, java.time.Instant dueAt, int attempt, String waiting, String lastError,
-                         String parameters) {
+                         String parameters, int cost) {
     }
 
     /** The partition of a staged job; empty when it is not staged (any more). */
@@ -165,19 +169,19 @@ public class JobsRepository {
                 rs.getString(2), rs.getInt(3), rs.getString(4), (Integer) rs.getObject(5), Jdbc.instant(rs.getTimestamp(6)),
                 rs.getLong(7), (Long) rs.getObject(8), new JobTimeouts((Long) rs.getObject(9), (Long) rs.getObject(10)),
                 rs.getBoolean(11), rs.getString(12), Jdbc.instant(rs.getTimestamp(13)), Jdbc.instant(rs.getTimestamp(14)),
-                rs.getString(15))).stream().findFirst();
+                rs.getString(15), rs.getInt(16))).stream().findFirst();
     }
 
     /**
      * A job's admission record; {@code partitionId} null once its partition has been swept. {@code timeouts}: those
      * in force while it runs (ADR 0030), else the submission's own; {@code timedOut}: why the watchdog stopped it, while
      * its thread has not let go yet; while it is in flight, when an operator asked it to stop, when the node running
-     * it ({@code runsOn}) handed that to its JBeret (ADR 0031).
+     * it ({@code runsOn}) handed that to its JBeret (ADR 0031); its cost in batch threads (ADR 0035).
      */
     public record Admission(java.time.Instant admittedAt, String node, int attempt, String submittedBy, Integer priority,
                             java.time.Instant dueAt, long executionId, Long partitionId, JobTimeouts timeouts, boolean inFlight,
                             String timedOut, java.time.Instant stopRequestedAt, java.time.Instant stopDeliveredAt,
-                            String runsOn) {
+                            String runsOn, int cost) {
     }
 
     /** A dead job: when it died, after how many attempts, who submitted it, its priority, its error. */

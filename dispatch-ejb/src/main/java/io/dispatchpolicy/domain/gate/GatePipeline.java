@@ -24,6 +24,21 @@ public final class GatePipeline {
      */
     public static Evaluation evaluate(List<ResolvedGate> gates, Map<String, TokenBucket.State> throttles,
                                       Map<String, AdaptiveCap.State> adaptive, long inFlight, long nowMillis, int wanted) {
+        return evaluate(gates, throttles, adaptive, inFlight, nowMillis, wanted, 1);
+    }
+
+    /**
+     * The gates' verdict in slots (issue 35, a job's cost: a job takes {@code cost} slots of every gate and
+     * {@code cost} tokens of every throttle; with jobs of cost 1, slots are jobs).
+     *
+     * @param inFlight the slots the partition's admitted-but-unfinished jobs hold
+     * @param wanted   slots the tick would fill if no gate objected
+     * @param need     the slots of the partition's next job: a gate that allows fewer denies, as a gate
+     *                 that allows none does (a throttle says when it will have that many tokens)
+     */
+    public static Evaluation evaluate(List<ResolvedGate> gates, Map<String, TokenBucket.State> throttles,
+                                      Map<String, AdaptiveCap.State> adaptive, long inFlight, long nowMillis, int wanted,
+                                      int need) {
         int admit = wanted;
         String reason = null;
         Duration retryAfter = null;
@@ -33,12 +48,18 @@ public final class GatePipeline {
             if (gate instanceof ResolvedGate.Throttle t) {
                 TokenBucket.State state = TokenBucket.refill(throttles.get(t.id()), t.rate(), t.perSeconds(), nowMillis);
                 refilled.put(t.id(), state);
-                check = TokenBucket.check(state, t.rate(), t.perSeconds());
+                check = TokenBucket.check(state, t.rate(), t.perSeconds(), need);
             } else if (gate instanceof ResolvedGate.Concurrency c) {
                 check = ConcurrencyCap.check(c.max(), inFlight, c.fullBackoff());
+                if (!check.denied() && check.allowed() < need) {
+                    check = GateCheck.deny(ConcurrencyCap.FULL, c.fullBackoff());
+                }
             } else {
                 ResolvedGate.Adaptive a = (ResolvedGate.Adaptive) gate;
                 check = AdaptiveCap.check(adaptive.get(a.id()), a.params(), inFlight);
+                if (!check.denied() && check.allowed() < need) {
+                    check = GateCheck.deny(AdaptiveCap.FULL, AdaptiveCap.FULL_BACKOFF);
+                }
             }
             admit = Math.min(admit, check.allowed());
             if (check.denied() && (retryAfter == null || check.retryAfter().compareTo(retryAfter) < 0)) {
@@ -56,10 +77,10 @@ public final class GatePipeline {
      */
     public record Evaluation(int admit, String reason, Duration retryAfter, Map<String, TokenBucket.State> refilled) {
 
-        /** The token buckets after charging {@code admitted} jobs: what is stored. */
-        public Map<String, TokenBucket.State> charged(int admitted) {
+        /** The token buckets after charging the admitted jobs' {@code tokens} (their costs' sum): what is stored. */
+        public Map<String, TokenBucket.State> charged(int tokens) {
             Map<String, TokenBucket.State> charged = new HashMap<>();
-            refilled.forEach((id, state) -> charged.put(id, TokenBucket.charge(state, admitted)));
+            refilled.forEach((id, state) -> charged.put(id, TokenBucket.charge(state, tokens)));
             return charged;
         }
     }

@@ -38,15 +38,23 @@ public final class TokenBucket {
     }
 
     public static GateCheck check(State refilled, double rate, double perSeconds) {
+        return check(refilled, rate, perSeconds, 1);
+    }
+
+    /**
+     * The bucket's verdict for a job that costs {@code need} tokens (issue 35, a job's cost): denied until
+     * that many are there, and asked again when they will be.
+     */
+    public static GateCheck check(State refilled, double rate, double perSeconds, int need) {
         if (rate <= 0) {
             return GateCheck.deny(EMPTY, DISABLED_BACKOFF);
         }
         long whole = (long) Math.floor(refilled.tokens() + 1e-9);
-        if (whole >= 1) {
+        if (whole >= need) {
             return GateCheck.allow(whole);
         }
-        double secondsToOne = (1.0 - refilled.tokens()) * perSeconds / rate;
-        return GateCheck.deny(EMPTY, Duration.ofMillis((long) Math.ceil(secondsToOne * 1000)));
+        double secondsToNeed = (need - refilled.tokens()) * perSeconds / rate;
+        return GateCheck.deny(EMPTY, Duration.ofMillis((long) Math.ceil(secondsToNeed * 1000)));
     }
 
     /** When a bucket in this state is full again, in epoch millis (its own time when it is full now). */
@@ -58,8 +66,8 @@ public final class TokenBucket {
         return state.atMillis() + (long) Math.ceil(missing * perSeconds / rate * 1000);
     }
 
-    /** Charges {@code admitted} jobs to a refilled bucket. */
-    public static State charge(State refilled, int admitted) {
-        return new State(Math.max(0, refilled.tokens() - admitted), refilled.atMillis());
+    /** Charges the tokens of the jobs admitted (their cost, one each by default) to a refilled bucket. */
+    public static State charge(State refilled, int tokens) {
+        return new State(Math.max(0, refilled.tokens() - tokens), refilled.atMillis());
     }
 }

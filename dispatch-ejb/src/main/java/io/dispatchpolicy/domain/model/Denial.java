@@ -28,9 +28,14 @@ public record Denial(long partitionId, String policyName, String reason, Duratio
     public static final String UNKNOWN_POLICY = "unknown_policy";
     /** Every batch thread of the node that claimed it is taken: another node with a free one may admit it. */
     public static final String NODE_THREADS_BUSY = "node_threads_busy";
+    /**
+     * The partition's next job costs more batch threads than the node that claimed it admits at all (its
+     * {@code dispatch.node-threads} was lowered after the job was accepted, ADR 0035): a bigger node may.
+     */
+    public static final String COST_EXCEEDS_NODE = "job_cost_exceeds_node_threads";
 
     /** Every reason a partition can be denied for: the gates' own, then the tick's. */
     public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
             CAPACITY_FULL, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
-            NODE_THREADS_BUSY);
+            NODE_THREADS_BUSY, COST_EXCEEDS_NODE);
 }

@@ -1,5 +1,5 @@
 package io.dispatchpolicy.domain.model;
 
-/** A due restart that bypasses the gates: its submission and the partition it waits in. */
-public record DueBypass(long submissionId, long partitionId) {
+/** A due restart that bypasses the gates: its submission, the partition it waits in, and the batch threads it takes (its cost). */
+public record DueBypass(long submissionId, long partitionId, int cost) {
 }

@@ -16,7 +16,9 @@ import java.time.Instant;
  * @param attempt      which attempt of its submission this is (1 = the submitted run; a retry adds one)
  * @param scheduleId   the schedule it is an occurrence of (its admission stages the next one); else null
  * @param timeouts     the submission's own timeouts ({@code SubmitOption.timeout}, {@code progressTimeout}); none set: its policy's
+ * @param cost         the batch threads it takes at its widest: the slots and tokens its admission takes (ADR 0035)
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
-                        Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId, JobTimeouts timeouts) {
+                        Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId, JobTimeouts timeouts,
+                        int cost) {
 }

@@ -13,13 +13,15 @@ package io.dispatchpolicy.domain.model;
  * @param atMillis     not admitted before this epoch time; null when not set
  * @param tenant       who demotion rules count it for; null when it is counted for nobody
  * @param shard        the shard of its partition; {@code ""} when its policy is not sharded
+ * @param cost         the batch threads it takes at its widest: the slots and tokens it takes (ADR 0035)
  */
 public record Submission(String jobName, JobParameters parameters, String partitionKey, String lane, String contextJson, int priority,
-                         Long delayMillis, Long atMillis, String tenant, String shard) {
+                         Long delayMillis, Long atMillis, String tenant, String shard, int cost) {
 
     /** The same submission in another lane. */
     public Submission inLane(String otherLane) {
-        return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant, shard);
+        return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant, shard,
+                cost);
     }
 
     /** Scheduled for later rather than waiting now. */

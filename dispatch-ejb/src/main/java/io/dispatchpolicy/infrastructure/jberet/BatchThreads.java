@@ -62,6 +62,15 @@ public class BatchThreads {
     JobRuntime runtime;
 
     private final AtomicInteger reserved = new AtomicInteger();
+    /**
+     * Threads a costly job at the front of the claim waits for ({@link #awaitFree}): until that many are
+     * free at once, no iteration gets any, so the jobs that end leave their threads to it instead of to
+     * the cheap jobs behind it (which would otherwise take each thread as it frees, and starve it). Lapses
+     * {@link #AWAIT_LAPSE_NANOS} after it was last asked for, should the job go elsewhere.
+     */
+    private final AtomicInteger awaited = new AtomicInteger();
+    private volatile long awaitedUntilNanos;
+    static final long AWAIT_LAPSE_NANOS = 5_000_000_000L;
     private volatile int pool;
     /** The last valid {@code dispatch.node-threads} and {@code dispatch.node-queue-wait}: a typo written live keeps them. */
     private final LastValid<OptionalInt> threadsSetting = new LastValid<>(OptionalInt.of(DispatchSettings.NODE_THREADS_AUTO));
@@ -105,7 +114,16 @@ public class BatchThreads {
 
     /** Room neither held by a runner nor reserved by an iteration; never negative. */
     public int free() {
-        return Math.max(0, room() - runners.heldCount() - reserved.get());
+        return Math.max(0, room() - runners.heldThreads() - reserved.get());
+    }
+
+    /**
+     * The next job in line needs {@code threads} threads of this node at once, more than are free (ADR
+     * 0035): hold back what frees until they are, rather than hand it to the jobs behind it.
+     */
+    public void awaitFree(int threads) {
+        awaited.accumulateAndGet(threads, Math::max);
+        awaitedUntilNanos = System.nanoTime() + AWAIT_LAPSE_NANOS;
     }
 
     /** Takes up to {@code wanted} of the free room for one iteration; @return how much (0 when none is free). */
@@ -116,10 +134,19 @@ public class BatchThreads {
         }
         while (true) {
             int before = reserved.get();
-            int take = Math.min(wanted, Math.max(0, room - runners.heldCount() - before));
+            int free = Math.max(0, room - runners.heldThreads() - before);
+            int waitingFor = awaited.get();
+            if (waitingFor > 0) {
+                if (free >= waitingFor || System.nanoTime() - awaitedUntilNanos > 0) {
+                    awaited.compareAndSet(waitingFor, 0); // enough free at once (or it lapsed): this iteration may give them to it
+                } else {
+                    free = 0;
+                }
+            }
+            int take = Math.min(wanted, free);
             if (take <= 0) {
                 runners.wakeOnRelease(); // the tick sleeps until a thread frees, not for its whole idle pause
-                if (room - runners.heldCount() - reserved.get() <= 0) {
+                if (room - runners.heldThreads() - reserved.get() <= 0 || awaited.get() > 0) {
                     return 0;
                 }
                 continue; // one freed before the wake was asked for: take it now

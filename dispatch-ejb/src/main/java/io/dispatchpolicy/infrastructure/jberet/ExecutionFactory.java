@@ -57,9 +57,10 @@ public class ExecutionFactory {
      * Creates a job instance and a STARTING execution for the job; its runner is submitted when the
      * current transaction commits, and runs as {@code node}.
      *
+     * @param threads the batch threads the job takes at its widest (its cost, ADR 0035): what its runner holds of the node
      * @return the execution id
      */
-    public long create(String jobName, Properties parameters, String user, UUID node) {
+    public long create(String jobName, Properties parameters, String user, UUID node, int threads) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
@@ -69,7 +70,7 @@ public class ExecutionFactory {
         JobExecutionImpl execution = repository.createJobExecution(instance, parameters);
         launch.executionCreated(execution.getExecutionId());
         execution.setUser(user);
-        launch.launch(task(env, repository, execution, null, node));
+        launch.launch(task(env, repository, execution, null, node, threads));
         return execution.getExecutionId();
     }
 
@@ -80,10 +81,12 @@ public class ExecutionFactory {
      * its last checkpoint).
      *
      * @param mostRecent the id of the latest execution of the original's job instance, from the database
+     * @param threads    the batch threads the job takes at its widest (its cost, ADR 0035)
      * @return the new execution id
      * @throws JobRestartException when the original cannot be restarted
      */
-    public long restart(long originalId, Properties restartParameters, String user, UUID node, LongUnaryOperator mostRecent) {
+    public long restart(long originalId, Properties restartParameters, String user, UUID node, LongUnaryOperator mostRecent,
+                        int threads) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
@@ -115,7 +118,7 @@ public class ExecutionFactory {
         JobExecutionImpl restarted = repository.createJobExecution(instance, combined);
         launch.executionCreated(restarted.getExecutionId());
         restarted.setUser(user);
-        launch.launch(task(env, repository, restarted, original, node));
+        launch.launch(task(env, repository, restarted, original, node, threads));
         return restarted.getExecutionId();
     }
 
@@ -179,9 +182,10 @@ public class ExecutionFactory {
      * was queued — a server shutdown stops every STARTING execution of its jobs — and it still runs.
      *
      * @param submitter who submitted it (the admission's record), as it runs: JBeret's row has no user yet
+     * @param threads   the batch threads the job takes at its widest (its cost, ADR 0035)
      * @return false when the execution is gone or ended otherwise (abandoned), so there is nothing to resume
      */
-    public boolean resume(long executionId, UUID node, String submitter) {
+    public boolean resume(long executionId, UUID node, String submitter, int threads) {
         LaunchOnCommit launch = launchForThisTransaction();
         BatchEnvironment env = launch.environment();
         JobRepository repository = env.getJobRepository();
@@ -199,16 +203,16 @@ public class ExecutionFactory {
         resumed.setId(executionId);
         // JBeret records the user only once a runner has run: a never-started execution runs as its submitter
         resumed.setUser(stored.getUser() != null ? stored.getUser() : submitter);
-        launch.launch(task(env, repository, resumed, null, node));
+        launch.launch(task(env, repository, resumed, null, node, threads));
         return true;
     }
 
     private TrackedJobTask task(BatchEnvironment env, JobRepository repository, JobExecutionImpl execution,
-                                JobExecutionImpl restartOf, UUID node) {
+                                JobExecutionImpl restartOf, UUID node, int threads) {
         JobContextImpl context = new JobContextImpl(execution, restartOf,
                 new ArtifactFactoryWrapper(env.getArtifactFactory()), repository, env);
         // Held before the transaction can commit: a committed in-flight row always has its runner held.
-        runners.hold(execution.getExecutionId());
+        runners.hold(execution.getExecutionId(), threads);
         return new TrackedJobTask(new JobExecutionRunner(context), execution, node, lifecycle, runners, outage);
     }
 

@@ -23,6 +23,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public class LocalRunners {
 
     private final ConcurrentHashMap<Long, Integer> held = new ConcurrentHashMap<>();
+    /**
+     * The batch threads each held execution takes at its widest (its cost, ADR 0035), and their sum: what
+     * {@link BatchThreads} counts as taken. A second runner of one execution takes no more.
+     */
+    private final ConcurrentHashMap<Long, Integer> threads = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger heldThreads = new java.util.concurrent.atomic.AtomicInteger();
     /** The runners past their start mark, by execution: the watchdog stops and interrupts through them (ADR 0030). */
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
 
@@ -61,8 +67,16 @@ public class LocalRunners {
     @Inject
     TickSignal signal;
 
-    void hold(long executionId) {
-        held.merge(executionId, 1, Integer::sum);
+    void hold(long executionId, int cost) {
+        int n = Math.max(1, cost);
+        held.compute(executionId, (id, runners) -> {
+            if (runners == null) {
+                threads.put(id, n);
+                heldThreads.addAndGet(n);
+                return 1;
+            }
+            return runners + 1;
+        });
     }
 
     /** The runner passed its start mark and is running the job. */
@@ -72,7 +86,14 @@ public class LocalRunners {
 
     void release(long executionId) {
         running.remove(executionId);
-        held.computeIfPresent(executionId, (id, n) -> n == 1 ? null : n - 1);
+        held.computeIfPresent(executionId, (id, n) -> {
+            if (n > 1) {
+                return n - 1;
+            }
+            Integer taken = threads.remove(id);
+            heldThreads.addAndGet(-(taken == null ? 1 : taken));
+            return null;
+        });
         if (wakeOnRelease.get() && wakeOnRelease.compareAndSet(true, false)) {
             signal.workArrived(); // a thread is free: the tick that found none admits now
         }
@@ -105,9 +126,9 @@ public class LocalRunners {
         return endings == 0 ? 0 : endings * Math.pow(0.5, Math.max(0, nowNanos - endingsAtNanos) / END_RATE_HALF_LIFE_NANOS);
     }
 
-    /** How many executions have a runner in this JVM now, queued or running: the batch threads they take. */
-    public int heldCount() {
-        return held.size();
+    /** The batch threads the executions with a runner in this JVM take at their widest: the sum of their costs. */
+    public int heldThreads() {
+        return heldThreads.get();
     }
 
     /** The next runner to end wakes the tick (it found every thread taken). */

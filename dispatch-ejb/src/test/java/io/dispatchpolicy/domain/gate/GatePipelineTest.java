@@ -27,6 +27,27 @@ class GatePipelineTest {
     }
 
     @Test
+    void aJobOfCostFourNeedsFourTokensAndFourFreeSlots() {
+        // 100 tokens a minute: 25 jobs of cost 4 from a full bucket, then one every 2.4 s (ADR 0035)
+        ResolvedGate.Throttle hundredPerMinute = new ResolvedGate.Throttle("throttle", 100, 60);
+        GatePipeline.Evaluation full = GatePipeline.evaluate(List.of(hundredPerMinute), Map.of(), Map.of(), 0, T0, 1_000, 4);
+        assertThat(full.admit()).isEqualTo(100);
+        Map<String, TokenBucket.State> three = Map.of("throttle", new TokenBucket.State(3, T0));
+        GatePipeline.Evaluation short1 = GatePipeline.evaluate(List.of(hundredPerMinute), three, Map.of(), 0, T0, 1_000, 4);
+        assertThat(short1.admit()).as("3 tokens, a job needs 4").isZero();
+        assertThat(short1.reason()).isEqualTo(TokenBucket.EMPTY);
+        assertThat(short1.retryAfter()).as("one more token at 100 a minute").isEqualTo(Duration.ofMillis(600));
+        assertThat(full.charged(4 * 25).get("throttle").tokens()).isZero();
+
+        ResolvedGate.Concurrency ten = new ResolvedGate.Concurrency("concurrency", 10, Duration.ofSeconds(2));
+        assertThat(GatePipeline.evaluate(List.of(ten), Map.of(), Map.of(), 6, T0, 1_000, 4).admit()).as("4 of 10 free").isEqualTo(4);
+        GatePipeline.Evaluation full8 = GatePipeline.evaluate(List.of(ten), Map.of(), Map.of(), 8, T0, 1_000, 4);
+        assertThat(full8.admit()).as("2 of 10 free, a job needs 4").isZero();
+        assertThat(full8.reason()).isEqualTo(ConcurrencyCap.FULL);
+        assertThat(full8.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void onlyAdmittedJobsAreCharged() {
         GatePipeline.Evaluation e = run(List.of(TEN_PER_MINUTE), Map.of(), 0, T0, 3);
         assertThat(e.admit()).isEqualTo(3);

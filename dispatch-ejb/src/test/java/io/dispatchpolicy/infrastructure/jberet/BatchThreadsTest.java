@@ -43,6 +43,38 @@ class BatchThreadsTest {
     }
 
     @Test
+    void heldJobsTakeTheirCostInThreadsAndACostlyJobInLineGetsTheThreadsThatFree() {
+        LocalRunners runners = new LocalRunners();
+        runners.signal = new io.dispatchpolicy.node.TickSignal();
+        BatchThreads threads = new BatchThreads() {
+            @Override
+            int room() {
+                return 9;
+            }
+        };
+        threads.runners = runners;
+        TestRunners.hold(runners, 1, true, 4);
+        TestRunners.hold(runners, 2, true, 4);
+        TestRunners.hold(runners, 2, false, 4); // recovery's second runner of one execution takes no more
+        assertThat(runners.heldThreads()).as("two jobs of cost 4").isEqualTo(8);
+        assertThat(threads.free()).isEqualTo(1);
+
+        threads.awaitFree(4); // the next job in line costs 4: the one thread free is not handed out
+        assertThat(threads.reserve(Integer.MAX_VALUE)).isZero();
+        TestRunners.release(runners, 2);
+        assertThat(runners.heldThreads()).as("one of recovery's two runners left").isEqualTo(8);
+        assertThat(threads.reserve(Integer.MAX_VALUE)).isZero();
+        TestRunners.release(runners, 2);
+        assertThat(runners.heldThreads()).isEqualTo(4);
+        int reserved = threads.reserve(Integer.MAX_VALUE);
+        assertThat(reserved).as("five free at once: enough for it").isEqualTo(5);
+        threads.unreserve(reserved);
+        TestRunners.release(runners, 1);
+        assertThat(runners.heldThreads()).isZero();
+        assertThat(threads.reserve(3)).as("nothing awaited any more").isEqualTo(3);
+    }
+
+    @Test
     void theRateOfEndsIsTheSteadyRateAndFallsWhenJobsStopEnding() {
         LocalRunners runners = new LocalRunners();
         long t = 0;

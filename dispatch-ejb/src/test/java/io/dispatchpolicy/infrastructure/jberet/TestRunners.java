@@ -8,7 +8,12 @@ public final class TestRunners {
 
     /** A runner of {@code executionId} is held (admitted, queued) and, if {@code running}, passed its start mark. */
     public static void hold(LocalRunners runners, long executionId, boolean running) {
-        runners.hold(executionId);
+        hold(runners, executionId, running, 1);
+    }
+
+    /** As {@link #hold(LocalRunners, long, boolean)}, for a job that takes {@code threads} batch threads (its cost). */
+    public static void hold(LocalRunners runners, long executionId, boolean running, int threads) {
+        runners.hold(executionId, threads);
         if (running) {
             runners.running(executionId, new LocalRunners.RunningJob() {
                 @Override
