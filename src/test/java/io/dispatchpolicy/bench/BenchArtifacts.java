@@ -42,6 +42,39 @@ public final class BenchArtifacts {
         }
     }
 
+    /** When each item of the item-throttled jobs was read (issue 35): ns, in the order they were read. */
+    public static final java.util.Queue<Long> ITEM_READS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** {@code count} items, each read's time noted in {@link #ITEM_READS}; the engine's item throttle draws before each. */
+    @Dependent
+    @Named("timedItemsReader")
+    public static class TimedItemsReader extends AbstractItemReader {
+        @jakarta.inject.Inject
+        @jakarta.batch.api.BatchProperty
+        String count;
+
+        private int next;
+
+        @Override
+        public void open(Serializable checkpoint) {
+            next = checkpoint == null ? 0 : (Integer) checkpoint;
+        }
+
+        @Override
+        public Object readItem() {
+            if (next >= Integer.parseInt(count)) {
+                return null;
+            }
+            ITEM_READS.add(System.nanoTime());
+            return next++;
+        }
+
+        @Override
+        public Serializable checkpointInfo() {
+            return next;
+        }
+    }
+
     @Dependent
     @Named("tenItemsReader")
     public static class TenItemsReader extends AbstractItemReader {

@@ -33,6 +33,14 @@ public class BenchPolicies {
                 .build();
     }
 
+    /** Item-throttled chunk jobs (issue 35): one tenant's jobs read at most ITEM_RATE items a second together. */
+    static final int ITEM_RATE = 200;
+
+    @Produces
+    Policy items() {
+        return byTenantWith("bench-items").itemThrottle(ITEM_RATE, java.time.Duration.ofSeconds(1)).build();
+    }
+
     @Produces
     Policy endToEnd() {
         return byTenantWith("bench-e2e").build();

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GracefulShutdownFaultIT {
 
-    private static final int JOBS = 500;
+    /** Enough for jobs to run at each of the three stops (a few seconds of running between them). */
+    private static final int JOBS = 300;
     private static final Duration STOP = Duration.ofMinutes(2);
 
     @Test

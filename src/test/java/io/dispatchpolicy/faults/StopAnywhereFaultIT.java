@@ -1,5 +1,6 @@
 package io.dispatchpolicy.faults;
 
+import io.dispatchpolicy.faults.app.FaultPolicies;
 import io.dispatchpolicy.faults.check.Verdict;
 import io.dispatchpolicy.faults.harness.FaultRun;
 import io.dispatchpolicy.faults.harness.FaultSettings;
@@ -23,11 +24,19 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * (k) No fault: two nodes share a storm of jobs of 8 s; an operator, through node {@code a}'s API, stops one
- * job that node {@code b} runs and one that {@code a} runs (issue 35 deliverable 6, ADR 0031). Each must end
- * STOPPED within the watchdog's second plus the job's own stop time (the storm's batchlet stops at once: 3 s
- * is the limit, for a loaded machine), delivered by the node that runs it, and never run again; every other
- * job completes exactly once.
+ * (k) No fault: control of running jobs across two nodes (issue 35). Two nodes share a storm of jobs of 8 s; an
+ * operator, through node {@code a}'s API, stops one job that node {@code b} runs and one that {@code a} runs
+ * (deliverable 6, ADR 0031). Each must end STOPPED within the watchdog's second plus the job's own stop time (the
+ * storm's batchlet stops at once: 3 s is the limit, for a loaded machine), delivered by the node that runs it, and
+ * never run again; every other job completes exactly once. Then, on the same two nodes:
+ * <ul>
+ * <li>a job pauses its own partition for 10 s (deliverable 3, ADR 0033): none of that tenant's jobs, submitted
+ *     through both nodes meanwhile, is admitted by either node before the pause ends, and all are after it; another
+ *     tenant's jobs are admitted during it;</li>
+ * <li>three chunk jobs of one tenant, run on both nodes, draw from its item bucket (deliverable 4, ADR 0034): 300
+ *     items at 20 a second, a bucket of 20 — in every window of their reads (timed by the database's clock), at
+ *     most 20 a second times its length plus one bucket, within 5 %.</li>
+ * </ul>
  */
 class StopAnywhereFaultIT {
 
@@ -38,7 +47,8 @@ class StopAnywhereFaultIT {
         FaultSettings settings = FaultSettings.fromSystemProperties().withStormOf("fault.stop", 40, "8000");
         List<ServerSpec> specs = List.of(ServerSpec.named("b", 100).withNodeName("fault-node-b"),
                 ServerSpec.named("a", 0).withNodeName("fault-node-a"));
-        try (FaultRun run = FaultRun.start("k-stop-from-any-node", "an operator on a stops a job b runs, and one a runs",
+        try (FaultRun run = FaultRun.start("k-stop-from-any-node", "an operator on a stops a job b runs, and one a runs; then a job's pause of its partition and a tenant's item"
+                        + " bucket, each held on both nodes",
                 settings, specs, List.of(Workload.STORM))) {
             UUID a = run.bootId("a");
             UUID b = run.bootId("b");
@@ -70,9 +80,129 @@ class StopAnywhereFaultIT {
             }
             run.faultEnded();
             run.checkAlso(() -> problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems)));
+            List<String> paused = pauseHoldsOnBothNodes(run);
+            run.checkAlso(() -> paused.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", paused)));
+            List<String> items = itemRateHoldsAcrossNodes(run);
+            run.checkAlso(() -> items.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", items)));
 
             Verdict verdict = run.drainAndCheck(settings.drain());
             assertTrue(verdict.holds(), verdict::describe);
+        }
+    }
+
+    private static final int PAUSE_SECONDS = 10;
+
+    /**
+     * A job of tenant {@code p} pauses its partition for 10 s; 8 more of {@code p} and 8 of {@code q} are then
+     * submitted, half through each node. @return what went wrong (nothing: empty)
+     */
+    private static List<String> pauseHoldsOnBothNodes(FaultRun run) {
+        List<String> problems = new ArrayList<>();
+        String job = "submit-job?job=" + FaultPolicies.PAUSE_JOB + "&count=4&param=sleepMs%3D100&tenant=";
+        run.server("a").postToFault("submit-job?job=" + FaultPolicies.PAUSE_JOB + "&tenant=p&param=pauseSeconds%3D" + PAUSE_SECONDS);
+        long[] until = new long[1];
+        await("k: the partition of p paused").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> (until[0] = longOf(run, "SELECT coalesce((extract(epoch FROM paused_until) * 1000)::bigint, 0) FROM dispatch.partitions"
+                        + " WHERE policy_name = '" + FaultPolicies.PAUSE_POLICY + "' AND partition_key = 'p' AND lane = ''")) > 0);
+        List<Long> ofP = new ArrayList<>();
+        List<Long> ofQ = new ArrayList<>();
+        for (String node : List.of("a", "b")) {
+            ofP.addAll(run.server(node).postToFault(job + "p"));
+            ofQ.addAll(run.server(node).postToFault(job + "q"));
+        }
+        List<Long> all = new ArrayList<>(ofP);
+        all.addAll(ofQ);
+        String ids = all.toString().replace('[', '(').replace(']', ')');
+        await("k: the jobs of p and q completed").atMost(Duration.ofSeconds(PAUSE_SECONDS + 60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> longOf(run, "SELECT count(*) FROM dispatch.admissions a JOIN job_execution e ON e.jobexecutionid = a.execution_id"
+                        + " WHERE a.submission_id IN " + ids + " AND e.batchstatus = 'COMPLETED'") == all.size());
+        String pIds = ofP.toString().replace('[', '(').replace(']', ')');
+        String qIds = ofQ.toString().replace('[', '(').replace(']', ')');
+        long firstOfP = longOf(run, "SELECT (extract(epoch FROM min(admitted_at)) * 1000)::bigint FROM dispatch.admissions WHERE submission_id IN " + pIds);
+        long lastOfQ = longOf(run, "SELECT (extract(epoch FROM max(admitted_at)) * 1000)::bigint FROM dispatch.admissions WHERE submission_id IN " + qIds);
+        long nodesOfP = longOf(run, "SELECT count(DISTINCT node_id) FROM dispatch.admissions WHERE submission_id IN " + pIds);
+        run.note("partitionPause", Map.of("pausedUntilMs", until[0], "firstOfPAdmittedMsAfterIt", firstOfP - until[0],
+                "lastOfQAdmittedMsBeforeIt", until[0] - lastOfQ, "nodesThatAdmittedP", nodesOfP));
+        if (firstOfP < until[0]) {
+            problems.add("a job of the paused tenant p was admitted " + (until[0] - firstOfP) + " ms before its pause ended");
+        }
+        if (lastOfQ >= until[0]) {
+            problems.add("tenant q's jobs waited for p's pause: the last was admitted " + (lastOfQ - until[0]) + " ms after it");
+        }
+        return problems;
+    }
+
+    /**
+     * Three chunk jobs of tenant {@code i}, 100 items each, submitted one after the other through a, b and a, each once
+     * the one before runs (the node a submission reaches admits it first). @return what went wrong (nothing: empty)
+     */
+    private static List<String> itemRateHoldsAcrossNodes(FaultRun run) {
+        List<String> problems = new ArrayList<>();
+        update(run, "CREATE TABLE fault_item_reads (tenant text, read_at timestamptz)");
+        List<Long> submitted = new ArrayList<>();
+        for (String node : List.of("a", "b", "a")) {
+            long id = run.server(node).postToFault("submit-job?job=" + FaultPolicies.ITEMS_JOB + "&tenant=i&param=count%3D100").get(0);
+            submitted.add(id);
+            await("k: item job " + id + " admitted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> longOf(run, "SELECT count(*) FROM dispatch.admissions WHERE submission_id = " + id) == 1);
+        }
+        String ids = submitted.toString().replace('[', '(').replace(']', ')');
+        await("k: the item jobs completed").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> longOf(run, "SELECT count(*) FROM dispatch.admissions a JOIN job_execution e ON e.jobexecutionid = a.execution_id"
+                        + " WHERE a.submission_id IN " + ids + " AND e.batchstatus = 'COMPLETED'") == 3);
+        List<Long> at = new ArrayList<>();
+        try (Connection c = run.database().connect();
+             PreparedStatement st = c.prepareStatement("SELECT (extract(epoch FROM read_at) * 1000000)::bigint FROM fault_item_reads"
+                     + " WHERE tenant = 'i' ORDER BY read_at")) {
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    at.add(rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            problems.add("reading the item reads: " + e);
+            return problems;
+        }
+        double rate = FaultPolicies.ITEM_RATE;
+        double bucket = FaultPolicies.ITEM_RATE;
+        int worst = 0;
+        for (int i = 0; i < at.size(); i++) {
+            for (int j = i; j < at.size(); j++) {
+                double seconds = (at.get(j) - at.get(i)) / 1e6;
+                if (j - i + 1 > (rate * seconds + bucket) * 1.05 + 1) {
+                    worst = Math.max(worst, j - i + 1);
+                }
+            }
+        }
+        double seconds = at.size() < 2 ? 0 : (at.get(at.size() - 1) - at.get(0)) / 1e6;
+        long nodes = longOf(run, "SELECT count(DISTINCT node_id) FROM dispatch.admissions WHERE submission_id IN " + ids);
+        run.note("itemThrottle", Map.of("items", at.size(), "seconds", seconds, "itemsPerSecond", at.size() < 2 ? 0 : (at.size() - bucket) / seconds,
+                "nodesThatRanThem", nodes));
+        if (at.size() != 300) {
+            problems.add("the item jobs read " + at.size() + " items, not 300");
+        }
+        if (worst > 0) {
+            problems.add("a window of the tenant's reads held " + worst + " items, more than 20 a second plus a bucket");
+        }
+        if (nodes != 2) {
+            problems.add("the item jobs ran on " + nodes + " node(s), not both");
+        }
+        return problems;
+    }
+
+    private static long longOf(FaultRun run, String sql) {
+        try (Connection c = run.database().connect(); PreparedStatement st = c.prepareStatement(sql); ResultSet rs = st.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    private static void update(FaultRun run, String sql) {
+        try (Connection c = run.database().connect(); PreparedStatement st = c.prepareStatement(sql)) {
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
         }
     }
 

@@ -57,6 +57,26 @@ class ItemThrottleIT extends EngineTest {
         assertThat(ItemClock.readAt("other")).as("another tenant's bucket is its own").hasSize(40);
     }
 
+    @Inject
+    io.dispatchpolicy.policy.PolicySettings policySettings;
+
+    @Inject
+    io.dispatchpolicy.policy.PolicyRegistry registry;
+
+    @Test
+    void standaloneXmlsItemRateAndBurstReplaceTheDeclaredOnesLive() {
+        io.dispatchpolicy.spi.Policy policy = registry.named(POLICY).orElseThrow();
+        assertThat(policySettings.itemRate(policy)).hasValue(io.dispatchpolicy.spi.ItemRate.of(RATE, Duration.ofSeconds(1)));
+        set("dispatch.policy." + POLICY + ".item-rate", "5");
+        assertThat(policySettings.itemRate(policy)).hasValue(new io.dispatchpolicy.spi.ItemRate(5, Duration.ofSeconds(1), 5));
+        set("dispatch.policy." + POLICY + ".item-burst", "12");
+        assertThat(policySettings.itemRate(policy)).hasValue(new io.dispatchpolicy.spi.ItemRate(5, Duration.ofSeconds(1), 12));
+        set("dispatch.policy." + POLICY + ".item-rate", "off");
+        assertThat(policySettings.itemRate(policy)).as("off: no item throttle").isEmpty();
+        set("dispatch.policy." + POLICY + ".item-rate", "fast"); // a typo written live: reported once, the declared one applies
+        assertThat(policySettings.itemRate(policy)).hasValue(io.dispatchpolicy.spi.ItemRate.of(RATE, Duration.ofSeconds(1)));
+    }
+
     @Test
     void aStopEndsAWaitForTokensAndBadDrawsAreRefused() {
         long id = stage(POLICY, "s", 1, "count", "1000", "batch", "20")[0];

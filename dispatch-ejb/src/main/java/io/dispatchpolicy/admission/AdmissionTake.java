@@ -37,7 +37,9 @@ public class AdmissionTake {
     // A job takes its cost in slots (ADR 0035): each partition's jobs are taken in that same order while
     // their costs added up stay within its slots, and no further: the first job that does not fit stops
     // the partition (a big job at the head is never overtaken by the small ones behind it). The window
-    // runs over the rows already picked (at most the limit of each partition), after their locks.
+    // runs over the rows already picked, after their locks: no more than the partition's slots, since a
+    // job costs at least one (each row picked is locked, a write: picking a batch to take two was what
+    // made the first cut of this statement slow enough to skew the lanes' shares, LanesIT).
     private static final Sql TAKE = Sql.template("""
             WITH wanted AS (
                 SELECT * FROM unnest(:partitions::bigint[], :limits::int[], :slots::int[]) AS w(partition_id, lim, slots)),
@@ -46,7 +48,7 @@ public class AdmissionTake {
                     SELECT id, priority, cost FROM dispatch.staged_jobs
                      WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
                      ORDER BY priority DESC, id
-                     LIMIT w.lim
+                     LIMIT least(w.lim, w.slots)
                        FOR UPDATE SKIP LOCKED) t),
             picked AS MATERIALIZED (
                 SELECT id FROM (SELECT id, slots, sum(cost) OVER (PARTITION BY partition_id ORDER BY priority DESC, id) AS upto

@@ -25,7 +25,7 @@ public final class SubmitOption {
     public static final Duration HORIZON = Duration.ofDays(3653);
 
     /** The highest cost a job can be given: more batch threads than any server's pool has. */
-    public static final int MAX_COST = 10_000;
+    public static final int MAX_COST = io.dispatchpolicy.spi.Policy.MAX_COST;
 
     private final Integer priority;
     private final Due due;

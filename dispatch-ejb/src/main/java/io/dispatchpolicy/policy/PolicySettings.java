@@ -4,6 +4,7 @@ import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.ItemRate;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Demotion;
 import io.dispatchpolicy.spi.Lane;
@@ -38,11 +39,11 @@ public class PolicySettings {
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
             "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
-            "timeout", "progress-timeout", "cost");
+            "timeout", "progress-timeout", "cost", "item-rate", "item-burst");
     /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}, {@code cost.<job>}. */
     private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout", "cost");
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PolicySettings.class.getName());
-    /** Bad cost values written live, each reported once (the submission goes on with the cost below it). */
+    /** Bad cost and item-rate values written live, each reported once (what was declared applies instead). */
     private final java.util.Set<String> badCostsReported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Inject
@@ -95,7 +96,7 @@ public class PolicySettings {
     /**
      * What the policy says a job of this name costs (ADR 0035): {@code cost.<job>}, else {@code cost}, from
      * standalone.xml (live), else {@link Policy#costs() declared}; empty when none says (its job XML does).
-     * A value written live that is not a whole number from 1 to {@code SubmitOption.MAX_COST} is reported
+     * A value written live that is not a whole number from 1 to {@code Policy.MAX_COST} is reported
      * once and skipped; at deployment it fails the deployment ({@link #validate}).
      */
     public OptionalInt costOf(Policy p, String jobName) {
@@ -116,11 +117,61 @@ public class PolicySettings {
         return declared == null ? OptionalInt.empty() : OptionalInt.of(declared);
     }
 
+    /**
+     * The policy's item throttle (ADR 0034) with standalone.xml's over the declared one, live: {@code item-rate} items
+     * a second (or {@code off}), {@code item-burst} what a full bucket holds (at least 1; by default the rate, or the
+     * declared burst when only the burst is not set). A bad value written live is reported once and the declared
+     * throttle applies; at deployment it fails the deployment.
+     */
+    public Optional<ItemRate> itemRate(Policy p) {
+        String base = PREFIX + p.name() + ".";
+        if (settings.raw(base + "item-rate").isEmpty() && settings.raw(base + "item-burst").isEmpty()) {
+            return p.itemRate();
+        }
+        try {
+            return itemRateSetting(base, p);
+        } catch (InvalidSettingException e) {
+            if (badCostsReported.add(e.getMessage())) {
+                LOG.warning(e.getMessage() + "; policy '" + p.name() + "' keeps its declared item throttle");
+            }
+            return p.itemRate();
+        }
+    }
+
+    private Optional<ItemRate> itemRateSetting(String base, Policy p) {
+        Optional<String> rate = settings.raw(base + "item-rate").map(String::strip);
+        if (rate.isPresent() && rate.get().equalsIgnoreCase("off")) {
+            return Optional.empty();
+        }
+        double perSecond;
+        if (rate.isPresent()) {
+            perSecond = settings.number(base + "item-rate").orElseThrow();
+            if (!(perSecond > 0)) {
+                throw new InvalidSettingException(base + "item-rate", rate.get(), "a number of items a second > 0, or off");
+            }
+        } else if (p.itemRate().isPresent()) {
+            perSecond = p.itemRate().get().perSecond();
+        } else {
+            throw new InvalidSettingException(base + "item-burst", settings.raw(base + "item-burst").orElse(""),
+                    "an item-rate beside it: the policy declares no item throttle");
+        }
+        double burst;
+        if (settings.raw(base + "item-burst").isPresent()) {
+            burst = settings.number(base + "item-burst").orElseThrow();
+            if (!(burst >= 1)) {
+                throw new InvalidSettingException(base + "item-burst", settings.raw(base + "item-burst").orElse(""), "a number >= 1");
+            }
+        } else {
+            burst = rate.isPresent() ? Math.max(1, perSecond) : p.itemRate().get().burst();
+        }
+        return Optional.of(new ItemRate(perSecond, Duration.ofSeconds(1), burst));
+    }
+
     private int cost(String property) {
         int value = settings.positiveInt(property, 1);
-        if (value > io.dispatchpolicy.api.SubmitOption.MAX_COST) {
+        if (value > Policy.MAX_COST) {
             throw new InvalidSettingException(property, settings.raw(property).orElse(""),
-                    "a whole number of batch threads from 1 to " + io.dispatchpolicy.api.SubmitOption.MAX_COST);
+                    "a whole number of batch threads from 1 to " + Policy.MAX_COST);
         }
         return value;
     }
@@ -141,6 +192,9 @@ public class PolicySettings {
                 if (settings.raw(PREFIX + policy.name() + "." + property).isPresent()) {
                     cost(PREFIX + policy.name() + "." + property);
                 }
+            }
+            if (settings.raw(PREFIX + policy.name() + ".item-rate").isPresent() || settings.raw(PREFIX + policy.name() + ".item-burst").isPresent()) {
+                itemRateSetting(PREFIX + policy.name() + ".", policy);
             }
             if (configured.contains(policy.name())) {
                 try {

@@ -4,7 +4,6 @@ import io.dispatchpolicy.api.ItemThrottle;
 import io.dispatchpolicy.infrastructure.jberet.JobRuntime;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.ItemRate;
-import io.dispatchpolicy.spi.Policy;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,6 +32,9 @@ public class ItemThrottles implements ItemThrottle {
     PolicyRegistry policies;
 
     @Inject
+    io.dispatchpolicy.policy.PolicySettings settings;
+
+    @Inject
     JobRuntime runtime;
 
     @Override
@@ -49,7 +51,8 @@ public class ItemThrottles implements ItemThrottle {
     public Optional<Bucket> bucketOf(long executionId) {
         String[] key = buckets.keyOf(executionId).orElseThrow(() -> new IllegalStateException("ItemThrottle: execution "
                 + executionId + " is not a governed job in flight, so it has no partition to draw from"));
-        return policies.named(key[0]).flatMap(Policy::itemRate).map(rate -> new Bucket(executionId, key[0], key[1], rate));
+        // standalone.xml's item-rate / item-burst over the declared throttle, read as the step begins (live)
+        return policies.named(key[0]).flatMap(settings::itemRate).map(rate -> new Bucket(executionId, key[0], key[1], rate));
     }
 
     /** One execution's draws from its partition's bucket. */

@@ -37,6 +37,10 @@ import java.util.regex.Pattern;
  */
 public final class Policy {
 
+    /** The highest cost a job can have (ADR 0035): more batch threads than any server's pool has. */
+    public static final int MAX_COST = 10_000;
+
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
 
     private final String name;
@@ -542,9 +546,9 @@ public final class Policy {
          * the job XML says. A submission's {@code SubmitOption.cost} goes before it.
          */
         public Builder cost(String jobName, int threads) {
-            if (threads < 1 || threads > io.dispatchpolicy.api.SubmitOption.MAX_COST) {
+            if (threads < 1 || threads > MAX_COST) {
                 throw new PolicyDeclarationException("Policy '" + name + "': the cost of job '" + jobName + "' must be at least 1 and at most "
-                        + io.dispatchpolicy.api.SubmitOption.MAX_COST + ", was " + threads);
+                        + MAX_COST + ", was " + threads);
             }
             costs.put(Objects.requireNonNull(jobName, "jobName"), threads);
             return this;

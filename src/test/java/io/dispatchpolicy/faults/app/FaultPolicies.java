@@ -38,6 +38,18 @@ public class FaultPolicies {
     public static final String EVEN = "even";
     public static final String ODD = "odd";
 
+    /** Scenario (k): a job that pauses its own partition (ADR 0033), partitioned by tenant. */
+    public static final String PAUSE_POLICY = "fault-pausing";
+    public static final String PAUSE_JOB = "fault-pause";
+
+    /** Scenario (k): chunk jobs drawing from their tenant's item bucket (ADR 0034): 20 items a second, a bucket of 20. */
+    public static final String ITEMS_POLICY = "fault-items";
+    public static final String ITEMS_JOB = "fault-items";
+    public static final int ITEM_RATE = 20;
+
+    /** The jobs {@code /fault/submit-job} may submit, with parameters of the caller's. */
+    public static final java.util.Set<String> CONTROL_JOBS = java.util.Set.of(PAUSE_JOB, ITEMS_JOB);
+
     /** The jobs the storm submitter may submit. */
     public static final java.util.Set<String> STORM_JOBS = java.util.Set.of(JOB, CAPPED_JOB, SHARDED_JOB);
 
@@ -76,6 +88,23 @@ public class FaultPolicies {
     /** The shard of a storm tenant ({@code t00}, {@code t01}, …): {@code even} or {@code odd} by its number. */
     public static String shardOf(String tenant) {
         return Integer.parseInt(tenant.substring(1)) % 2 == 0 ? EVEN : ODD;
+    }
+
+    @Produces
+    Policy pausing() {
+        return Policy.named(PAUSE_POLICY).governs(PAUSE_JOB)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .build();
+    }
+
+    @Produces
+    Policy items() {
+        return Policy.named(ITEMS_POLICY).governs(ITEMS_JOB)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .itemThrottle(ITEM_RATE, Duration.ofSeconds(1))
+                .build();
     }
 
     @Produces

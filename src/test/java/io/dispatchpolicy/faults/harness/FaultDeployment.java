@@ -36,7 +36,9 @@ public final class FaultDeployment {
                 .addAsManifestResource(resource("faults/batch-jobs/fault-failing.xml"), "batch-jobs/fault-failing.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-capped-job.xml"), "batch-jobs/fault-capped-job.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-sharded-job.xml"), "batch-jobs/fault-sharded-job.xml")
-                .addAsManifestResource(resource("faults/batch-jobs/fault-ungoverned.xml"), "batch-jobs/fault-ungoverned.xml");
+                .addAsManifestResource(resource("faults/batch-jobs/fault-ungoverned.xml"), "batch-jobs/fault-ungoverned.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-pause.xml"), "batch-jobs/fault-pause.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-items.xml"), "batch-jobs/fault-items.xml");
         WebArchive web = ShrinkWrap.create(WebArchive.class, "fault.war")
                 .addPackage(StormResource.class.getPackage())
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");

@@ -209,6 +209,28 @@ public final class FaultServer implements AutoCloseable {
         return URI.create("http://localhost:" + (8080 + portOffset) + "/fault/");
     }
 
+    /**
+     * A POST to the fault WAR ({@code submit-job?job=…}): the submission ids it answers, one a line.
+     *
+     * @throws IllegalStateException when it does not answer 200
+     */
+    public List<Long> postToFault(String pathAndQuery) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(pathAndQuery)).timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(label + ": POST " + pathAndQuery + " answered " + response.statusCode() + " " + response.body());
+            }
+            return response.body().lines().filter(l -> !l.isBlank()).map(l -> Long.valueOf(l.strip())).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** True while this run's JVM is alive. */
     public boolean alive() {
         return jvm().map(ProcessHandle::isAlive).orElse(false);

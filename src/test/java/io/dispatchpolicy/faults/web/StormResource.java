@@ -56,6 +56,32 @@ public class StormResource {
                 .map(String::valueOf).collect(Collectors.joining("\n", "", "\n"));
     }
 
+    /**
+     * {@code POST /fault/submit-job?job=J&tenant=T&count=N&param=k=v&param=…}: stages N jobs of one of the control
+     * jobs of scenario (k) for tenant T, each with the parameters given; their submission ids, one a line.
+     */
+    @POST
+    @Path("submit-job")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String submitJob(@QueryParam("job") String job, @QueryParam("tenant") String tenant,
+                            @QueryParam("count") @DefaultValue("1") int count, @QueryParam("param") java.util.List<String> params) {
+        if (!FaultPolicies.CONTROL_JOBS.contains(job) || tenant == null || tenant.isBlank() || count <= 0) {
+            throw new jakarta.ws.rs.BadRequestException("job one of " + FaultPolicies.CONTROL_JOBS + ", a tenant, a positive count");
+        }
+        java.util.List<java.util.Properties> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("tenant", tenant);
+            for (String param : params) {
+                String[] kv = param.split("=", 2);
+                p.setProperty(kv[0], kv.length > 1 ? kv[1] : "");
+            }
+            jobs.add(p);
+        }
+        return java.util.Arrays.stream(dispatch.submitAll(job, jobs)).mapToObj(String::valueOf)
+                .collect(Collectors.joining("\n", "", "\n"));
+    }
+
     /** {@code POST /fault/submit-failing}: stages one always-failing job; its submission id. */
     @POST
     @Path("submit-failing")
