@@ -65,7 +65,7 @@ public final class ItemClock {
     }
 
     @Dependent
-    @Named("discardingWriter")
+    @Named("clockedDiscardingWriter") // not "discardingWriter": the benchmarks deploy with these tests and have one
     public static class Writer extends AbstractItemWriter {
         @Override
         public void writeItems(List<Object> items) {

@@ -94,6 +94,14 @@ public final class Observations {
         return query("SELECT id FROM dispatch.nodes ORDER BY started_at", rs -> rs.getObject(1, UUID.class));
     }
 
+    /** Every node (boot) ever registered, with its {@code dispatch.node-name}. */
+    public Map<UUID, String> nodeNames() {
+        Map<UUID, String> names = new LinkedHashMap<>();
+        query("SELECT id, node_name FROM dispatch.nodes ORDER BY started_at", rs -> Map.entry(rs.getObject(1, UUID.class), rs.getString(2)))
+                .forEach(e -> names.put(e.getKey(), e.getValue()));
+        return names;
+    }
+
     /** Nothing staged, nothing in flight, nothing running: the storm is over, for better or worse. */
     public boolean drained() {
         return stagedCount() == 0 && inflightCount() == 0 && unfinishedCount() == 0;

@@ -37,9 +37,10 @@ import static org.awaitility.Awaitility.await;
  * then the invariants and the recorded result. The scenario itself only decides what fault to cause.
  *
  * <p>With several servers ({@link ServerSpec}) all share the database and the EAR, and the node name
- * unless a spec gives one of its own; they boot one after the other, each waited for until deployed,
- * so the schema is migrated once and each server's boot (its {@code dispatch.nodes} row) is known: the
- * one node that appeared while it booted.
+ * unless a spec gives one of its own. Servers with names of their own boot together, as a cluster's nodes do
+ * (the schema's migration and JBeret's tables are guarded against that: Flyway's lock, JBeret's retry, the
+ * engine's advisory lock), and each boot (its {@code dispatch.nodes} row) is known by its name; servers that
+ * share a name boot one after the other, each boot the one node that appeared while it booted.
  *
  * <p>What is checked is one or more {@link Workload}s (a job and its policy; by default the storm's):
  * each gets the invariants over its own submissions and executions. The first is the scenario's main
@@ -99,8 +100,8 @@ public final class FaultRun implements AutoCloseable {
     }
 
     /**
-     * Starts PostgreSQL, then each server in the order given, each with the fault EAR and waited for
-     * until deployed before the next starts.
+     * Starts PostgreSQL, then the servers, each with the fault EAR, and waits until each is deployed: together
+     * when they have names of their own, else one after the other (see the class's comment).
      */
     public static FaultRun start(String scenario, String description, FaultSettings settings, List<ServerSpec> specs) {
         return start(scenario, description, settings, specs, List.of(Workload.STORM));
@@ -162,7 +163,13 @@ public final class FaultRun implements AutoCloseable {
             run.result.put("servers", nodeNames);
         }
         try {
-            servers.keySet().forEach(run::bootServer);
+            if (specs.size() > 1 && specs.stream().map(ServerSpec::dispatchNodeName).distinct().count() == specs.size()) {
+                Map<String, String> nodeNames = new LinkedHashMap<>();
+                specs.forEach(spec -> nodeNames.put(spec.name(), spec.dispatchNodeName()));
+                run.bootTogether(nodeNames);
+            } else {
+                servers.keySet().forEach(run::bootServer);
+            }
         } catch (RuntimeException e) {
             run.close();
             throw e;
@@ -187,6 +194,31 @@ public final class FaultRun implements AutoCloseable {
         attributeBoot(name);
         LOG.info(() -> scenario + ": " + (name.isEmpty() ? "WildFly" : "WildFly " + name) + " run " + server.runs()
                 + " deployed in " + seconds(begin, Instant.now()) + " s as node " + currentBoots.get(name));
+    }
+
+    /**
+     * Starts every server at once and waits until each has deployed; each boot is the new node of its server's
+     * {@code dispatch.node-name} ({@code nodeNames}: by server name).
+     */
+    private void bootTogether(Map<String, String> nodeNames) {
+        Instant begin = Instant.now();
+        servers.values().forEach(FaultServer::start);
+        for (Map.Entry<String, FaultServer> e : servers.entrySet()) {
+            e.getValue().awaitDeployed(settings.boot());
+        }
+        Map<UUID, String> names = observations.nodeNames();
+        for (String name : servers.keySet()) {
+            List<UUID> fresh = names.entrySet().stream()
+                    .filter(n -> n.getValue().equals(nodeNames.get(name)) && !attributedBoots.contains(n.getKey())).map(Map.Entry::getKey).toList();
+            attributedBoots.addAll(fresh);
+            if (fresh.size() == 1) {
+                currentBoots.put(name, fresh.get(0));
+            } else {
+                LOG.warning(() -> scenario + ": cannot tell server '" + name + "''s boot among the new nodes " + fresh);
+            }
+        }
+        LOG.info(() -> scenario + ": WildFly " + servers.keySet() + " booted together, deployed in " + seconds(begin, Instant.now())
+                + " s as nodes " + currentBoots);
     }
 
     /**
