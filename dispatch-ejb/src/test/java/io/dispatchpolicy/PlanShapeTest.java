@@ -253,14 +253,15 @@ class PlanShapeTest {
             long anOrder = db.count("SELECT max(jobinstanceid) FROM job_instance WHERE applicationname = 'plan'");
             Map<String, String> plans = new LinkedHashMap<>();
             plans.put("partition", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.PARTITION),
-                    POLICY, "p7", before, 50, POLICY, "p7", before, 50, POLICY, "p7", before, 50, 50));
+                    POLICY, "p7", before, 50, POLICY, "p7", before, 50, POLICY, "p7", before, 50, POLICY, "p7", before, 50, 50));
             plans.put("job", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.JOB),
-                    "plan-job-7", before, 50, "plan-job-7", before, 50, "plan-job-7", before, 50, 50));
+                    "plan-job-7", before, 50, "plan-job-7", before, 50, "plan-job-7", before, 50, "plan-job-7", before, 50, 50));
             plans.put("parameter", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.PARAMETER),
-                    "order", "plan-" + anOrder, before, 50, "order = plan-" + anOrder, before, 50, "order = plan-" + anOrder, before, 50, 50));
+                    "order", "plan-" + anOrder, before, 50, "order = plan-" + anOrder, before, 50, "order", "plan-" + anOrder, before, 50,
+                    "order = plan-" + anOrder, before, 50, 50));
             long execution = db.count("SELECT max(jobexecutionid) FROM job_execution");
             plans.put("execution", db.explainAndRollBack(JobsRepository.findSql(JobQuery.By.EXECUTION),
-                    execution, before, 50, execution, before, 50, execution, before, 50, 50));
+                    execution, before, 50, execution, before, 50, before, 50, execution, before, 50, 50));
             plans.forEach((key, plan) -> {
                 List<JsonObject> admittedSide = scans(plan).stream().filter(n -> List.of("admissions", "job_execution", "job_instance")
                         .contains(n.getString("Relation Name"))).toList();

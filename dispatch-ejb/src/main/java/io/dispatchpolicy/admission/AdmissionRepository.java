@@ -99,6 +99,9 @@ public class AdmissionRepository {
             SELECT 'DEAD', execution_id, died_at, NULL, attempts FROM dispatch.dead_jobs WHERE submission_id = :submission
             UNION ALL
             SELECT 'ADMITTED', execution_id, admitted_at, NULL, attempt FROM dispatch.admissions WHERE submission_id = :submission
+            UNION ALL
+            SELECT CASE WHEN reason = 'expired' THEN 'EXPIRED' ELSE 'DISCARDED' END, NULL, discarded_at, NULL, 0
+              FROM dispatch.discarded_jobs WHERE submission_id = :submission
             """);
 
     @Inject

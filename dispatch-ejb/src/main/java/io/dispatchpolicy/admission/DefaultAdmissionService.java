@@ -208,7 +208,8 @@ public class DefaultAdmissionService implements AdmissionService {
                 outcomes.putIfAbsent(partitionId, AdmissionOutcome.SKIPPED);
                 continue;
             }
-            int used = slotsOf(jobs);
+            // a job past its deadline is recorded EXPIRED, not started (prepare): it takes no slot, no token
+            int used = slotsOf(jobs) - slotsOf(expired(jobs, a.locked().nowMillis()));
             seedAdaptive(a.locked().gateId(), a.gates());
             Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
             charged.putAll(a.evaluation().charged(used));
@@ -324,6 +325,9 @@ public class DefaultAdmissionService implements AdmissionService {
     private record Admission(LockedPartition locked, AdmissionRepository.Recording recording) {
     }
 
+    @Inject
+    io.dispatchpolicy.staging.DiscardedJobs discarded;
+
     @Override
     public int forceAdmit(long partitionId, int count) {
         Optional<LockedPartition> lock = partitions.lockWaiting(partitionId);
@@ -374,7 +378,7 @@ public class DefaultAdmissionService implements AdmissionService {
      */
     private Admission prepare(long partitionId, LockedPartition locked, EffectivePolicy policy, List<StagedJob> taken,
                               String chargedGateState, Long bucketsFullAtMillis, AdmissionRepository.Waiting next) {
-        List<StagedJob> jobs = chaining.withoutMissed(locked, taken);
+        List<StagedJob> jobs = chaining.withoutMissed(locked, withoutExpired(partitionId, locked, taken));
         List<Admitted> admitted = new ArrayList<>(jobs.size());
         for (StagedJob job : jobs) {
             admitted.add(new Admitted(job.submissionId(), create(job), job.jobName()));
@@ -386,6 +390,34 @@ public class DefaultAdmissionService implements AdmissionService {
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
                 locked.nowMillis(), bucketsFullAtMillis, next, timeoutsOf(policy, jobs)));
+    }
+
+    /**
+     * The jobs taken whose deadline had not passed at the lock (the database's clock); the others are recorded
+     * EXPIRED instead of started (ADR 0036). The take reads no row twice for them: they are out of staging and
+     * of their partition's count like every job taken.
+     */
+    private List<StagedJob> withoutExpired(long partitionId, LockedPartition locked, List<StagedJob> taken) {
+        List<StagedJob> expired = expired(taken, locked.nowMillis());
+        if (expired.isEmpty()) {
+            return taken; // every ordinary admission
+        }
+        discarded.expiredAtAdmission(partitionId, expired);
+        metrics.discardedOnCommit(locked.policyName(), "expired", expired.size());
+        List<StagedJob> run = new ArrayList<>(taken);
+        run.removeAll(expired);
+        return run;
+    }
+
+    private static List<StagedJob> expired(List<StagedJob> jobs, long nowMillis) {
+        List<StagedJob> expired = List.of();
+        for (StagedJob job : jobs) {
+            if (job.expiredAt(nowMillis)) {
+                expired = expired.isEmpty() ? new ArrayList<>() : expired;
+                expired.add(job);
+            }
+        }
+        return expired;
     }
 
     /** The timeouts in force for each job: its submission's own, else its policy's for its name (ADR 0030). */

@@ -29,6 +29,12 @@ public interface DispatchOperator {
     long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options);
 
     /**
+     * As {@link #submitAll}, telling for each job what became of it: staged, a duplicate of the job its
+     * uniqueness key names, or debounced into the staged job of its debounce key (ADR 0036).
+     */
+    List<Submitted> submitEach(String jobXmlName, List<Properties> parameters, SubmitOption... options);
+
+    /**
      * Submits one job with options ({@link SubmitOption#priority(int)}); without options the same as
      * {@code @Governed JobOperator.start}.
      *

@@ -21,7 +21,12 @@ import java.util.OptionalLong;
 public record SubmissionStatus(long submissionId, State state, OptionalLong executionId, Instant since, Instant dueAt,
                                int attempt) {
 
-    public enum State { STAGED, ADMITTED, DEAD, UNKNOWN }
+    /**
+     * {@code EXPIRED}: not admitted by its deadline, it never ran; {@code DISCARDED}: taken out of staging by its
+     * partition's backlog cap (dropped as the oldest, or replaced by a newer job). Both kept for
+     * {@code dispatch.dead-retention}, {@code since} being when it happened (ADR 0036).
+     */
+    public enum State { STAGED, ADMITTED, DEAD, EXPIRED, DISCARDED, UNKNOWN }
 
     public static SubmissionStatus unknown(long submissionId) {
         return new SubmissionStatus(submissionId, State.UNKNOWN, OptionalLong.empty(), null, null, 0);

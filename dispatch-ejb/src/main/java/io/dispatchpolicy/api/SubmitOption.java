@@ -17,6 +17,9 @@ import java.util.OptionalInt;
  * dispatch.submitAll("digest", manyProps, SubmitOption.delay(Duration.ofHours(2)), SubmitOption.priority(-1));
  * dispatch.submit("export", props, SubmitOption.timeout(Duration.ofMinutes(30)));
  * dispatch.submit("reindex", props, SubmitOption.cost(5));
+ * dispatch.submit("invoice", props, SubmitOption.unique("invoice-" + orderId, Duration.ofHours(24)));
+ * dispatch.submit("report", props, SubmitOption.expireAfter(Duration.ofMinutes(30)));
+ * dispatch.submit("reindex", props, SubmitOption.debounce("tenant-42", Duration.ofSeconds(2), Duration.ofSeconds(5)));
  * }</pre>
  */
 public final class SubmitOption {
@@ -33,6 +36,9 @@ public final class SubmitOption {
     private final Duration timeout;
     private final Duration progressTimeout;
     private final Integer cost;
+    private final Unique unique;
+    private final Expiry expiry;
+    private final Debounced debounce;
 
     private SubmitOption(Integer priority, Due due) {
         this(priority, due, null);
@@ -43,16 +49,125 @@ public final class SubmitOption {
     }
 
     private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout) {
-        this(priority, due, lane, timeout, progressTimeout, null);
+        this(priority, due, lane, timeout, progressTimeout, null, null, null, null);
     }
 
-    private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout, Integer cost) {
+    private SubmitOption(Integer priority, Due due, String lane, Duration timeout, Duration progressTimeout, Integer cost,
+                         Unique unique, Expiry expiry, Debounced debounce) {
         this.cost = cost;
         this.priority = priority;
         this.due = due;
         this.lane = lane;
         this.timeout = timeout;
         this.progressTimeout = progressTimeout;
+        this.unique = unique;
+        this.expiry = expiry;
+        this.debounce = debounce;
+    }
+
+    /** The longest key of a uniqueness or debounce key. */
+    public static final int MAX_KEY_LENGTH = 512;
+
+    /**
+     * The job is unique by this key among its policy's jobs while the job holding the key is staged or running
+     * (ADR 0036): a submission with a key already held stages nothing and returns the holder's submission id —
+     * decided by the database, so concurrent callers on any node get one job. Instead of its policy's key.
+     * In {@code submitAll} every job of the call has this key: one is staged. Empty or blank: rejected.
+     */
+    public static SubmitOption unique(String key) {
+        return unique(key, io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE);
+    }
+
+    /** Unique by this key while staged, running, or completed less than {@code window} ago. */
+    public static SubmitOption unique(String key, Duration window) {
+        try {
+            return unique(key, io.dispatchpolicy.spi.Uniqueness.within(window));
+        } catch (IllegalArgumentException e) {
+            throw new SubmissionRejectedException("SubmitOption.unique: " + e.getMessage());
+        }
+    }
+
+    /** Unique by this key in exactly the states {@code uniqueness} covers. */
+    public static SubmitOption unique(String key, io.dispatchpolicy.spi.Uniqueness uniqueness) {
+        if (uniqueness == null) {
+            throw new SubmissionRejectedException("SubmitOption.unique: the uniqueness must not be null");
+        }
+        return new SubmitOption(null, null, null, null, null, null, new Unique(key("unique", key), uniqueness), null, null);
+    }
+
+    private static String key(String option, String key) {
+        if (key == null || key.isBlank()) {
+            throw new SubmissionRejectedException("SubmitOption." + option + ": the key must not be empty");
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new SubmissionRejectedException("SubmitOption." + option + ": the key has " + key.length()
+                    + " characters, more than " + MAX_KEY_LENGTH);
+        }
+        return key;
+    }
+
+    /**
+     * The job must be admitted by this instant (the database's clock) or it expires: it never runs and is
+     * kept as EXPIRED (ADR 0036). Instead of its policy's {@code expireAfter}. Already past: it expires at the
+     * next tick unless admitted in it. More than {@link #HORIZON} away: rejected.
+     */
+    public static SubmitOption deadline(Instant deadline) {
+        if (deadline == null) {
+            throw new SubmissionRejectedException("SubmitOption.deadline: the deadline must not be null");
+        }
+        return new SubmitOption(null, null, null, null, null, null, null, new Expiry(deadline, null), null);
+    }
+
+    /**
+     * The job must be admitted within this long of becoming due (of its staging, or of its delay's end) or it
+     * expires. Zero, negative or more than {@link #HORIZON}: rejected.
+     */
+    public static SubmitOption expireAfter(Duration max) {
+        return new SubmitOption(null, null, null, null, null, null, null, new Expiry(null, positive("expireAfter", max)), null);
+    }
+
+    /**
+     * Debounce (ADR 0036): while a job of its policy with this key is staged and not yet due, this submission
+     * replaces that job's parameters and pushes it to {@code period} from now — never past {@code maxWait}
+     * after the first submission of the burst — and returns its submission id; otherwise it stages a job due
+     * in {@code period}. Empty key, a period of 0 or less, a maxWait shorter than the period, either over a
+     * day: rejected. Instead of its policy's debounce.
+     */
+    public static SubmitOption debounce(String key, Duration period, Duration maxWait) {
+        String k = key("debounce", key);
+        try {
+            return new SubmitOption(null, null, null, null, null, null, null, null,
+                    new Debounced(k, new io.dispatchpolicy.spi.Debounce(period, maxWait)));
+        } catch (IllegalArgumentException e) {
+            throw new SubmissionRejectedException("SubmitOption.debounce: " + e.getMessage());
+        }
+    }
+
+    /** The uniqueness key the options set, if any (the last one given). */
+    public static Optional<Unique> uniqueOf(SubmitOption... options) {
+        return last(options, o -> o.unique);
+    }
+
+    /** The deadline the options set, if any (the last one given). */
+    public static Optional<Expiry> expiryOf(SubmitOption... options) {
+        return last(options, o -> o.expiry);
+    }
+
+    /** The debounce the options set, if any (the last one given). */
+    public static Optional<Debounced> debounceOf(SubmitOption... options) {
+        return last(options, o -> o.debounce);
+    }
+
+    /** A submission's uniqueness key and what it covers. */
+    public record Unique(String key, io.dispatchpolicy.spi.Uniqueness uniqueness) {
+    }
+
+    /** A deadline: an instant, or a wait after the job is due; exactly one is set. */
+    public record Expiry(Instant deadline, Duration after) {
+    }
+
+    /** A submission's debounce key and its period and longest wait. */
+    public record Debounced(String key, io.dispatchpolicy.spi.Debounce debounce) {
     }
 
     /**
@@ -93,7 +208,7 @@ public final class SubmitOption {
         if (threads < 1 || threads > MAX_COST) {
             throw new SubmissionRejectedException("SubmitOption.cost: must be at least 1 and at most " + MAX_COST + ", was " + threads);
         }
-        return new SubmitOption(null, null, null, null, null, threads);
+        return new SubmitOption(null, null, null, null, null, threads, null, null, null);
     }
 
     /** The cost the options set, if any (the last one given). */
@@ -191,6 +306,8 @@ public final class SubmitOption {
     @Override
     public String toString() {
         return priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
+                : unique != null ? "unique(" + unique.key() + ")" : expiry != null ? "expiry(" + expiry + ")"
+                : debounce != null ? "debounce(" + debounce.key() + ", " + debounce.debounce() + ")"
                 : timeout != null ? "timeout(" + timeout + ")" : cost != null ? "cost(" + cost + ")" : progressTimeout != null ? "progressTimeout(" + progressTimeout + ")"
                 : due.delay() != null ? "delay(" + due.delay() + ")" : "at(" + due.at() + ")";
     }

@@ -63,6 +63,23 @@ public class EngineMetrics {
         onCommit(() -> meters.count("dispatch.jobs.staged", jobs, "policy", policy));
     }
 
+    /**
+     * Staged jobs a submission control took out without running them (ADR 0036), when that commits:
+     * {@code reason} expired, drop-oldest or keep-newest.
+     */
+    public void discardedOnCommit(String policy, String reason, int jobs) {
+        if (jobs > 0) {
+            onCommit(() -> meters.count("dispatch.jobs.discarded", jobs, "policy", policy, "reason", reason));
+        }
+    }
+
+    /** Submissions absorbed by a job already there (ADR 0036), when that commits: {@code kind} duplicate or debounced. */
+    public void absorbedOnCommit(String policy, String kind, int jobs) {
+        if (jobs > 0) {
+            onCommit(() -> meters.count("dispatch.jobs.absorbed", jobs, "policy", policy, "kind", kind));
+        }
+    }
+
     /** Jobs admitted from one partition, counted with their waits when the admission commits. */
     public void admittedOnCommit(String policy, String lane, List<StagedJob> jobs) {
         if (jobs.isEmpty()) {

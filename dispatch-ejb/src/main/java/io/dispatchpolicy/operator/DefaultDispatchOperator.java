@@ -5,6 +5,7 @@ import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionRejectedException;
 import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.api.Submitted;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.Policy;
@@ -33,18 +34,28 @@ public class DefaultDispatchOperator implements DispatchOperator {
 
     @Override
     public long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
+        return submitEach(jobXmlName, parameters, options).stream().mapToLong(Submitted::submissionId).toArray();
+    }
+
+    @Override
+    public List<Submitted> submitEach(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
         String jobXml = JobXmlName.require(jobXmlName);
         Optional<Policy> policy = policies.forJob(jobXml);
         if (policy.isPresent()) {
-            return staging.stage(policy.get(), jobXml, parameters, options);
+            return staging.stageEach(policy.get(), jobXml, parameters, options);
         }
-        // An ungoverned job starts at once: there is no staging to order or delay it in.
+        // An ungoverned job starts at once: there is no staging to order, delay, key or expire it in.
         if (SubmitOption.dueOf(options).isPresent()) {
             throw new SubmissionRejectedException("Job '" + jobXml + "' is governed by no policy, so it cannot be delayed: "
                     + "it would start at once");
         }
+        if (SubmitOption.uniqueOf(options).isPresent() || SubmitOption.debounceOf(options).isPresent()
+                || SubmitOption.expiryOf(options).isPresent()) {
+            throw new SubmissionRejectedException("Job '" + jobXml + "' is governed by no policy, so it cannot be unique, "
+                    + "debounced or given a deadline: it would start at once");
+        }
         JobOperator jberet = BatchRuntime.getJobOperator();
-        return parameters.stream().mapToLong(p -> jberet.start(jobXml, p)).toArray();
+        return parameters.stream().map(p -> new Submitted(jberet.start(jobXml, p), Submitted.Outcome.STARTED)).toList();
     }
 
     @Override

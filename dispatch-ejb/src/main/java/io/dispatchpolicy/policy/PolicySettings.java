@@ -39,7 +39,12 @@ public class PolicySettings {
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
             "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
-            "timeout", "progress-timeout", "cost", "item-rate", "item-burst");
+            "timeout", "progress-timeout", "cost", "item-rate", "item-burst",
+            "unique-by", "unique-window", "expire-after", "debounce-by", "debounce-period", "debounce-max-wait", "backlog-cap",
+            "backlog-overflow");
+    /** The knobs of the submission controls (ADR 0036). */
+    private static final List<String> CONTROL_KNOBS = List.of("unique-by", "unique-window", "expire-after", "debounce-by",
+            "debounce-period", "debounce-max-wait", "backlog-cap", "backlog-overflow");
     /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}, {@code cost.<job>}. */
     private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout", "cost");
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PolicySettings.class.getName());
@@ -167,6 +172,107 @@ public class PolicySettings {
         return Optional.of(new ItemRate(perSecond, Duration.ofSeconds(1), burst));
     }
 
+    /**
+     * The policy's submission controls in force (ADR 0036), live: standalone.xml's over the declared ones. A bad
+     * value written live is reported once and the declared controls apply; at deployment it fails the deployment.
+     */
+    public SubmissionControls controls(Policy p) {
+        String base = PREFIX + p.name() + ".";
+        boolean any = false;
+        for (String knob : CONTROL_KNOBS) {
+            any |= settings.raw(base + knob).isPresent();
+        }
+        if (!any) {
+            return SubmissionControls.declared(p);
+        }
+        try {
+            return controlsSetting(base, p);
+        } catch (InvalidSettingException e) {
+            if (badCostsReported.add(e.getMessage())) {
+                LOG.warning(e.getMessage() + "; policy '" + p.name() + "' keeps its declared submission controls");
+            }
+            return SubmissionControls.declared(p);
+        }
+    }
+
+    private SubmissionControls controlsSetting(String base, Policy p) {
+        SubmissionControls d = SubmissionControls.declared(p);
+        io.dispatchpolicy.spi.KeyFunction uniqueBy = keySetting(base + "unique-by", d.uniqueBy());
+        io.dispatchpolicy.spi.Uniqueness uniqueness = d.uniqueness() != null ? d.uniqueness() : io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE;
+        if (settings.raw(base + "unique-window").isPresent()) {
+            Optional<Duration> window = settings.optionalSeconds(base + "unique-window", 1);
+            try {
+                uniqueness = window.map(io.dispatchpolicy.spi.Uniqueness::within).orElse(io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException(base + "unique-window", settings.raw(base + "unique-window").orElse(""),
+                        "a number of seconds > 0 and at most " + io.dispatchpolicy.spi.Uniqueness.MAX_WINDOW.toSeconds() + ", or off");
+            }
+        }
+        Duration expireAfter = d.expireAfter();
+        if (settings.raw(base + "expire-after").isPresent()) {
+            expireAfter = settings.optionalSeconds(base + "expire-after", 1).orElse(null);
+            if (expireAfter != null && expireAfter.compareTo(Policy.MAX_EXPIRY) > 0) {
+                throw new InvalidSettingException(base + "expire-after", settings.raw(base + "expire-after").orElse(""),
+                        "a number of seconds > 0 and at most " + Policy.MAX_EXPIRY.toSeconds() + ", or off");
+            }
+        }
+        io.dispatchpolicy.spi.KeyFunction debounceBy = keySetting(base + "debounce-by", d.debounceBy());
+        io.dispatchpolicy.spi.Debounce debounce = d.debounce();
+        if (settings.raw(base + "debounce-period").isPresent() || settings.raw(base + "debounce-max-wait").isPresent()) {
+            Duration period = settings.raw(base + "debounce-period").isPresent() ? settings.seconds(base + "debounce-period", 1)
+                    : debounce != null ? debounce.period() : null;
+            Duration maxWait = settings.raw(base + "debounce-max-wait").isPresent() ? settings.seconds(base + "debounce-max-wait", 1)
+                    : debounce != null ? debounce.maxWait() : null;
+            try {
+                debounce = new io.dispatchpolicy.spi.Debounce(period, maxWait);
+            } catch (IllegalArgumentException e) {
+                String property = period == null || e.getMessage().contains("period must") ? base + "debounce-period" : base + "debounce-max-wait";
+                throw new InvalidSettingException(property, settings.raw(property).orElse(""), e.getMessage());
+            }
+        }
+        if (debounceBy != null && debounce == null) {
+            throw new InvalidSettingException(base + "debounce-by", settings.raw(base + "debounce-by").orElse(""),
+                    "a debounce-period beside it (the policy declares no debounce)");
+        }
+        io.dispatchpolicy.spi.BacklogCap cap = d.backlogCap();
+        if (settings.raw(base + "backlog-cap").isPresent() || settings.raw(base + "backlog-overflow").isPresent()) {
+            OptionalInt max = settings.raw(base + "backlog-cap").isPresent() ? settings.optionalPositiveInt(base + "backlog-cap")
+                    : cap != null ? OptionalInt.of(cap.max()) : OptionalInt.empty();
+            io.dispatchpolicy.spi.BacklogCap.Overflow overflow = cap != null ? cap.overflow() : io.dispatchpolicy.spi.BacklogCap.Overflow.REJECT;
+            Optional<String> named = settings.raw(base + "backlog-overflow").map(String::strip);
+            if (named.isPresent()) {
+                overflow = java.util.Arrays.stream(io.dispatchpolicy.spi.BacklogCap.Overflow.values())
+                        .filter(o -> o.setting().equalsIgnoreCase(named.get())).findFirst()
+                        .orElseThrow(() -> new InvalidSettingException(base + "backlog-overflow", named.get(),
+                                "reject, drop-oldest or keep-newest"));
+            }
+            if (max.isPresent() && max.getAsInt() > io.dispatchpolicy.spi.BacklogCap.MAX) {
+                throw new InvalidSettingException(base + "backlog-cap", settings.raw(base + "backlog-cap").orElse(""),
+                        "a whole number from 1 to " + io.dispatchpolicy.spi.BacklogCap.MAX + ", or none");
+            }
+            cap = max.isPresent() ? new io.dispatchpolicy.spi.BacklogCap(max.getAsInt(), overflow) : null;
+        }
+        return new SubmissionControls(uniqueBy, uniqueBy == null ? null : uniqueness, expireAfter, debounceBy,
+                debounceBy == null ? null : debounce, cap);
+    }
+
+    /** A key of job parameters' names ({@code a,b}), {@code none} for no key, absent: the declared one. */
+    private io.dispatchpolicy.spi.KeyFunction keySetting(String property, io.dispatchpolicy.spi.KeyFunction declared) {
+        Optional<String> raw = settings.raw(property).map(String::strip);
+        if (raw.isEmpty()) {
+            return declared;
+        }
+        if (raw.get().equalsIgnoreCase("none")) {
+            return null;
+        }
+        String[] names = java.util.Arrays.stream(raw.get().split(",")).map(String::strip).toArray(String[]::new);
+        try {
+            return io.dispatchpolicy.spi.KeyFunction.parameters(names);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(property, raw.get(), "job parameters' names separated by commas, or none");
+        }
+    }
+
     private int cost(String property) {
         int value = settings.positiveInt(property, 1);
         if (value > Policy.MAX_COST) {
@@ -196,6 +302,7 @@ public class PolicySettings {
             if (settings.raw(PREFIX + policy.name() + ".item-rate").isPresent() || settings.raw(PREFIX + policy.name() + ".item-burst").isPresent()) {
                 itemRateSetting(PREFIX + policy.name() + ".", policy);
             }
+            controlsSetting(PREFIX + policy.name() + ".", policy);
             if (configured.contains(policy.name())) {
                 try {
                     effective.resolveGates(Map.of());

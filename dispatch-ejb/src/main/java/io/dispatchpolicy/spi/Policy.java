@@ -40,6 +40,9 @@ public final class Policy {
     /** The highest cost a job can have (ADR 0035): more batch threads than any server's pool has. */
     public static final int MAX_COST = 10_000;
 
+    /** The longest a job can wait for admission before it expires: ten years, the submission horizon. */
+    public static final Duration MAX_EXPIRY = Duration.ofDays(3653);
+
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
 
@@ -68,6 +71,12 @@ public final class Policy {
     private final Timeouts timeouts;
     private final Map<String, Integer> costs;
     private final ItemRate itemRate;
+    private final KeyFunction uniqueBy;
+    private final Uniqueness uniqueness;
+    private final Duration expireAfter;
+    private final KeyFunction debounceBy;
+    private final Debounce debounce;
+    private final BacklogCap backlogCap;
 
     private Policy(Builder b) {
         this.name = b.name;
@@ -97,6 +106,42 @@ public final class Policy {
         this.timeouts = b.timeouts;
         this.costs = Map.copyOf(b.costs);
         this.itemRate = b.itemRate;
+        this.uniqueBy = b.uniqueBy;
+        this.uniqueness = b.uniqueness;
+        this.expireAfter = b.expireAfter;
+        this.debounceBy = b.debounceBy;
+        this.debounce = b.debounce;
+        this.backlogCap = b.backlogCap;
+    }
+
+    /** The uniqueness key of a job of this policy, from its parameters; null without one (ADR 0036). */
+    public KeyFunction uniqueBy() {
+        return uniqueBy;
+    }
+
+    /** What the policy's uniqueness keys cover; null without {@link #uniqueBy()}. */
+    public Uniqueness uniqueness() {
+        return uniqueness;
+    }
+
+    /** How long after staging a job of this policy may wait to be admitted before it expires; empty: forever. */
+    public Optional<Duration> expireAfter() {
+        return Optional.ofNullable(expireAfter);
+    }
+
+    /** The debounce key of a job of this policy, from its parameters; null without debounce. */
+    public KeyFunction debounceBy() {
+        return debounceBy;
+    }
+
+    /** The policy's debounce; null without {@link #debounceBy()}. */
+    public Debounce debounce() {
+        return debounce;
+    }
+
+    /** The most jobs staged per partition, and what a submission over it does; empty: no cap. */
+    public Optional<BacklogCap> backlogCap() {
+        return Optional.ofNullable(backlogCap);
     }
 
     /** Name of the built-in policy that occurrences of schedules of ungoverned jobs go through (ADR 0012). */
@@ -311,6 +356,12 @@ public final class Policy {
         private Timeouts timeouts = Timeouts.none();
         private final Map<String, Integer> costs = new HashMap<>();
         private ItemRate itemRate;
+        private KeyFunction uniqueBy;
+        private Uniqueness uniqueness;
+        private Duration expireAfter;
+        private KeyFunction debounceBy;
+        private Debounce debounce;
+        private BacklogCap backlogCap;
 
         private Builder(String name) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -551,6 +602,64 @@ public final class Policy {
                         + MAX_COST + ", was " + threads);
             }
             costs.put(Objects.requireNonNull(jobName, "jobName"), threads);
+            return this;
+        }
+
+        /**
+         * Jobs of this policy with the same key (from their parameters; null or blank: none) are one job while
+         * its holder is in a state {@code uniqueness} covers: a duplicate stages nothing and its caller gets
+         * the holder's submission id (ADR 0036). A submission's {@code SubmitOption.unique} goes before it.
+         */
+        public Builder unique(KeyFunction keyBy, Uniqueness uniqueness) {
+            this.uniqueBy = Objects.requireNonNull(keyBy, "keyBy");
+            this.uniqueness = Objects.requireNonNull(uniqueness, "uniqueness");
+            return this;
+        }
+
+        /** Unique while staged or running, by these job parameters' values ({@link KeyFunction#parameters}). */
+        public Builder uniqueBy(String... parameters) {
+            try {
+                return unique(KeyFunction.parameters(parameters), Uniqueness.WHILE_LIVE);
+            } catch (IllegalArgumentException e) {
+                throw new PolicyDeclarationException("Policy '" + name + "': uniqueBy: " + e.getMessage());
+            }
+        }
+
+        /**
+         * A job of this policy not admitted within {@code max} of its staging expires: it never runs, and is
+         * kept as EXPIRED for {@code dispatch.dead-retention}. A delayed job's wait counts from its due time.
+         * A submission's {@code SubmitOption.deadline} or {@code expireAfter} goes before it.
+         */
+        public Builder expireAfter(Duration max) {
+            if (max == null || max.isZero() || max.isNegative() || max.compareTo(MAX_EXPIRY) > 0) {
+                throw new PolicyDeclarationException("Policy '" + name + "': expireAfter must be more than 0 and at most "
+                        + MAX_EXPIRY.toDays() + " days, was " + max);
+            }
+            this.expireAfter = max;
+            return this;
+        }
+
+        /**
+         * Jobs of this policy with the same key (from their parameters) are debounced: while one is staged and
+         * not yet due, the next replaces its parameters and pushes it back (ADR 0036, {@link Debounce}).
+         */
+        public Builder debounce(KeyFunction keyBy, Duration period, Duration maxWait) {
+            this.debounceBy = Objects.requireNonNull(keyBy, "keyBy");
+            try {
+                this.debounce = new Debounce(period, maxWait);
+            } catch (IllegalArgumentException e) {
+                throw new PolicyDeclarationException("Policy '" + name + "': " + e.getMessage());
+            }
+            return this;
+        }
+
+        /** At most {@code max} jobs staged per partition; {@code overflow} says what a submission past it does. */
+        public Builder backlogCap(int max, BacklogCap.Overflow overflow) {
+            try {
+                this.backlogCap = new BacklogCap(max, overflow);
+            } catch (IllegalArgumentException e) {
+                throw new PolicyDeclarationException("Policy '" + name + "': " + e.getMessage());
+            }
             return this;
         }
 

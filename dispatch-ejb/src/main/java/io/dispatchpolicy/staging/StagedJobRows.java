@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 public final class StagedJobRows {
 
     private static final String[] COLUMNS = {"id", "job_name", "job_parameters::text", "submitted_by", "staged_at",
-            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms", "cost"};
+            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms", "cost", "expires_at"};
 
     /** How many columns {@link #columns} lists: a statement returning more puts them after these. */
     public static final int COLUMN_COUNT = COLUMNS.length;
@@ -44,8 +44,18 @@ public final class StagedJobRows {
         }
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
                 rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9), rs.getObject(10, Long.class),
-                new JobTimeouts(rs.getObject(11, Long.class), rs.getObject(12, Long.class)), rs.getInt(13));
+                new JobTimeouts(rs.getObject(11, Long.class), rs.getObject(12, Long.class)), rs.getInt(13),
+                Jdbc.instant(rs.getTimestamp(14)));
     }
+
+    /**
+     * Partitions' highest waiting priority refreshed after a statement took jobs out of them: a statement of its
+     * own, as it must see the rows gone.
+     */
+    public static final io.dispatchpolicy.infrastructure.persistence.Sql RESET_TOP_PRIORITIES =
+            io.dispatchpolicy.infrastructure.persistence.Sql.template("""
+                    UPDATE dispatch.partitions p SET top_priority = {{topPriority}} WHERE p.id = ANY (:partitions::bigint[])
+                    """).with("topPriority", topPriorityOf("p.id"));
 
     /**
      * The highest priority still waiting in a partition, read off the top of staged_jobs_admit_idx (one
@@ -57,4 +67,41 @@ public final class StagedJobRows {
         return "coalesce((SELECT w.priority FROM dispatch.staged_jobs w WHERE w.partition_id = " + partitionId
                 + " AND w.parked_at IS NULL AND w.due_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
     }
+
+    /**
+     * The common start of the statements that act on staged rows when a time stored on them has passed
+     * (promotion: {@code due_at}; aging: {@code next_age_at}; expiry: {@code expires_at}): up to {@code :limit} such rows, earliest
+     * first, off the top of the column's partial index — so the cost is the number due, never the number
+     * waiting for a later time. The bound is {@code statement_timestamp()}, not
+     * {@code clock_timestamp()}: a volatile function cannot bound an index scan, and the scan would
+     * filter every row not yet due (seen with EXPLAIN, docs/benchmarks.md). Then their partitions are
+     * locked, then the rows themselves fetched by primary key and locked: partition before row, the
+     * order of admission and drain, so none of them waits on another in a cycle; both SKIP LOCKED, so
+     * a partition being admitted or drained, or a row another node holds, waits for the next pass.
+     *
+     * @param column  the time column
+     * @param cte     the name of the CTE of locked rows
+     * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
+     * @param rows    which rows whose time has passed are meant (SQL condition)
+     * @param rest    the statement's other CTEs and its final statement, which act on {@code cte}
+     */
+    public static io.dispatchpolicy.infrastructure.persistence.Sql pastDue(String column, String cte, String columns, String rows, String rest) {
+        return io.dispatchpolicy.infrastructure.persistence.Sql.template("""
+                WITH candidates AS MATERIALIZED (
+                    SELECT id, partition_id FROM dispatch.staged_jobs
+                     WHERE {{column}} IS NOT NULL AND {{column}} <= statement_timestamp() AND {{rows}}
+                     ORDER BY {{column}}
+                     LIMIT :limit),
+                locked AS MATERIALIZED (
+                    SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
+                     ORDER BY {{lockOrder}} FOR UPDATE SKIP LOCKED),
+                {{cte}} AS MATERIALIZED (
+                    SELECT {{columns}} FROM dispatch.staged_jobs s
+                     WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
+                       AND s.{{column}} IS NOT NULL
+                       FOR UPDATE SKIP LOCKED),
+                {{rest}}""").with("rest", rest).with("lockOrder", io.dispatchpolicy.partition.PartitionRepository.lockOrder("q.")).with("columns", columns)
+                .with("rows", rows).with("column", column).with("cte", cte);
+    }
+
 }

@@ -49,7 +49,8 @@ public class StagingRepository {
     // statement (no deadlock), and every enqueue refreshes the partition's stored context (gates read the
     // newest one) and its shard (ADR 0014: a partition is admitted by its newest job's shard); a
     // partition created while its policy is paused is born paused. Staged rows then take their ids from
-    // the sequence in input order, and are returned sorted by id. A lane's gate row gains no jobs: with
+    // the sequence in input order (a job whose id its key drew keeps it, SubmissionKeys), and are returned in
+    // input order. A deadline is an instant, or a wait counted from when the job is due. A lane's gate row gains no jobs: with
     // its context unchanged it is locked (ON CONFLICT locks the row it skips) but not rewritten, which
     // saves a policy with lanes a row version per submission; no job joins it, so it need not be returned.
     private static final Sql STAGE = Sql.of("""
@@ -59,8 +60,13 @@ public class StagingRepository {
                        WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
             jobs AS (
                 SELECT * FROM unnest(:jobKeys::text[], :jobLanes::text[], :jobParameters::text[], :jobRestarts::bigint[],
-                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[], :jobCosts::int[])
-                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, cost, ord)),
+                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[], :jobCosts::int[], :jobIds::bigint[])
+                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, cost, given, ord)),
+            numbered AS MATERIALIZED (
+                SELECT j.*, coalesce(j.given, nextval('dispatch.submission_id_seq')) AS id,
+                       CASE WHEN j.at IS NOT NULL THEN to_timestamp(j.at / 1000.0)
+                            WHEN j.delay IS NOT NULL THEN clock_timestamp() + make_interval(secs => j.delay / 1000.0) END AS due
+                  FROM (SELECT * FROM jobs ORDER BY ord) j),
             parts AS (
                 INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, pending_count,
                                                       scheduled_count, top_priority, paused, shard)
@@ -81,22 +87,22 @@ public class StagingRepository {
                     OR p.shard <> EXCLUDED.shard
                 RETURNING p.id, p.partition_key, p.lane),
             ins AS (
-                INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
+                INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
                                                   priority, due_at, next_age_at, age_every_ms, age_step, age_cap,
-                                                  run_timeout_ms, progress_timeout_ms, cost)
-                SELECT parts.id, :jobName, j.params::jsonb, :submittedBy, clock_timestamp(), j.restart, j.priority, j.due,
+                                                  run_timeout_ms, progress_timeout_ms, cost, expires_at)
+                SELECT j.id, parts.id, :jobName, j.params::jsonb, :submittedBy, clock_timestamp(), j.restart, j.priority, j.due,
                        CASE WHEN a.every IS NOT NULL AND j.priority < a.cap
                             THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => a.every / 1000.0) END,
-                       a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint, j.cost
-                  FROM (SELECT u.*, CASE WHEN u.at IS NOT NULL THEN to_timestamp(u.at / 1000.0)
-                                         WHEN u.delay IS NOT NULL
-                                         THEN clock_timestamp() + make_interval(secs => u.delay / 1000.0) END AS due
-                          FROM jobs u) j
+                       a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint, j.cost,
+                       CASE WHEN :expireAtMs::bigint IS NOT NULL THEN to_timestamp(:expireAtMs::bigint / 1000.0)
+                            WHEN :expireAfterMs::bigint IS NOT NULL
+                            THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => :expireAfterMs::bigint / 1000.0) END
+                  FROM numbered j
                  CROSS JOIN (SELECT :ageEveryMs::bigint AS every, :ageStep::int AS step, :ageCap::int AS cap) a
                   JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
                  ORDER BY j.ord
                 RETURNING id)
-            SELECT id FROM ins ORDER BY id
+            SELECT j.id FROM numbered j JOIN ins ON ins.id = j.id ORDER BY j.ord
             """);
 
     // A restart keeps the submission id it runs for, its priority, its cost and its own timeouts (its admission's
@@ -163,6 +169,63 @@ public class StagingRepository {
     private static final Sql DRAIN_PARTITION = DRAIN.with("which", "id = :partition");
     private static final Sql DRAIN_POLICY = DRAIN.with("which", "policy_name = :policy");
 
+    // A backlog cap's check before anything is staged (ADR 0036): the call's partition rows upserted and locked
+    // in lock order (a new one born empty, with the job's context), returning what each holds staged. Held until
+    // the commit, so no other call can fill them meanwhile, on any node.
+    private static final Sql LOCK_COUNTS = Sql.of("""
+            WITH rows AS (
+                SELECT * FROM unnest(:rowKeys::text[], :rowLanes::text[], :rowContexts::text[], :rowShards::text[])
+                       WITH ORDINALITY AS t(k, l, c, sh, ord))
+            INSERT INTO dispatch.partitions AS p (policy_name, partition_key, lane, context, context_updated_at, paused, shard)
+            SELECT :policy, t.k, t.l, t.c::jsonb, clock_timestamp(),
+                   EXISTS (SELECT 1 FROM dispatch.policies WHERE name = :policy AND paused_at IS NOT NULL), t.sh
+              FROM rows t
+             ORDER BY t.ord
+            ON CONFLICT (policy_name, partition_key, lane) DO UPDATE SET pending_count = p.pending_count
+            RETURNING p.partition_key, p.lane, p.pending_count + p.scheduled_count + p.parked_count
+            """);
+
+    // A backlog cap's overflow after staging, under the partition locks the staging took: each partition over
+    // its cap keeps its newest :keep staged jobs (by submission id; a schedule's occurrence is never discarded,
+    // its schedule owns it) and the rest are discarded, recorded, and out of their counts. keep-newest keeps
+    // what a submission at a time would have left: at the cap, each one replaces all.
+    private static final Sql TRIM = Sql.of("""
+            WITH want AS (
+                SELECT * FROM unnest(:rowKeys::text[], :rowLanes::text[]) AS w(k, l)),
+            part AS (
+                SELECT p.id, p.partition_key, p.lane,
+                       CASE WHEN :keepNewest THEN ((p.pending_count + p.scheduled_count + p.parked_count - :cap - 1) % :cap) + 1
+                            ELSE :cap END AS keep
+                  FROM dispatch.partitions p JOIN want w ON p.policy_name = :policy AND p.partition_key = w.k AND p.lane = w.l
+                 WHERE p.pending_count + p.scheduled_count + p.parked_count > :cap),
+            doomed AS (
+                SELECT d.id FROM part CROSS JOIN LATERAL (
+                    SELECT s.id FROM dispatch.staged_jobs s WHERE s.partition_id = part.id AND s.schedule_id IS NULL
+                     ORDER BY s.id DESC OFFSET part.keep) d),
+            gone AS (
+                DELETE FROM dispatch.staged_jobs s WHERE s.id = ANY (ARRAY(SELECT id FROM doomed))
+                RETURNING s.id, s.partition_id, s.job_name, s.job_parameters, s.submitted_by, s.staged_at, s.priority,
+                          s.parked_at IS NOT NULL AS parked, s.due_at IS NOT NULL AS scheduled),
+            recorded AS (
+                INSERT INTO dispatch.discarded_jobs (submission_id, policy_name, partition_key, lane, job_name, job_parameters,
+                                                     submitted_by, staged_at, priority, reason, detail)
+                SELECT g.id, :policy, part.partition_key, part.lane, g.job_name, g.job_parameters, g.submitted_by, g.staged_at,
+                       g.priority, CASE WHEN :keepNewest THEN 'replaced' ELSE 'dropped' END,
+                       'backlog cap ' || :cap || ' (' || CASE WHEN :keepNewest THEN 'keep-newest' ELSE 'drop-oldest' END || ')'
+                  FROM gone g JOIN part ON part.id = g.partition_id),
+            counted AS (
+                UPDATE dispatch.partitions p
+                   SET parked_count = p.parked_count - c.parked, scheduled_count = p.scheduled_count - c.scheduled,
+                       pending_count = p.pending_count - c.waiting
+                  FROM (SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
+                               count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
+                               count(*) FILTER (WHERE NOT scheduled AND NOT parked)::int AS waiting
+                          FROM gone GROUP BY partition_id) c
+                 WHERE p.id = c.partition_id
+                RETURNING p.id, c.parked + c.scheduled + c.waiting AS n)
+            SELECT id, n FROM counted
+            """);
+
     @Inject
     Jdbc jdbc;
 
@@ -197,6 +260,20 @@ public class StagingRepository {
      */
     public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
                         List<Long> restartOf, PriorityAging aging, JobTimeouts timeouts) {
+        return stage(policyName, jobName, submittedBy, submissions, restartOf, aging, timeouts, null, Deadline.NONE);
+    }
+
+    /** A call's deadline: an instant (epoch ms), or a wait after each job is due (ms); both null for none. */
+    public record Deadline(Long atMillis, Long afterMillis) {
+        public static final Deadline NONE = new Deadline(null, null);
+    }
+
+    /**
+     * As {@link #stage(String, String, String, List, List, PriorityAging, JobTimeouts)}, with the ids some jobs'
+     * keys drew ({@code ids}: null, or null entries, for the others) and the call's deadline.
+     */
+    public long[] stage(String policyName, String jobName, String submittedBy, List<Submission> submissions,
+                        List<Long> restartOf, PriorityAging aging, JobTimeouts timeouts, List<Long> ids0, Deadline deadline) {
         long[] ids = new long[submissions.size()];
         for (int from = 0; from < submissions.size(); from += CHUNK) {
             int to = Math.min(from + CHUNK, submissions.size());
@@ -206,7 +283,9 @@ public class StagingRepository {
                     .integer("ageStep", aging == null ? null : aging.step())
                     .integer("ageCap", aging == null ? null : aging.cap())
                     .bigint("runTimeoutMs", timeouts.runMs()).bigint("progressTimeoutMs", timeouts.progressMs())
-                    .longs("jobRestarts", restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to));
+                    .longs("jobRestarts", restartOf == null ? java.util.Collections.nCopies(chunk.size(), null) : restartOf.subList(from, to))
+                    .longs("jobIds", ids0 == null ? java.util.Collections.nCopies(chunk.size(), null) : ids0.subList(from, to))
+                    .bigint("expireAtMs", deadline.atMillis()).bigint("expireAfterMs", deadline.afterMillis());
             List<Long> chunkIds = jdbc.query(STAGE, placed(chunk, params), rs -> rs.getLong(1));
             for (int i = 0; i < chunkIds.size(); i++) {
                 ids[from + i] = chunkIds.get(i);
@@ -215,8 +294,55 @@ public class StagingRepository {
         return ids;
     }
 
+    /** A partition row a call stages into, and how many jobs it holds staged. */
+    public record Backlog(String partitionKey, String lane, int staged) {
+    }
+
+    /**
+     * Locks the partition rows these jobs go to (creating missing ones, empty) and reads their staged counts:
+     * for a backlog cap's reject, before anything is staged (ADR 0036).
+     */
+    public List<Backlog> lockBacklogs(String policyName, List<Submission> submissions) {
+        Params rows = placed(submissions, Params.of().text("policy", policyName), true);
+        return jdbc.query(LOCK_COUNTS, rows, rs -> new Backlog(rs.getString(1), rs.getString(2), rs.getInt(3)));
+    }
+
+    /** How many jobs of these submissions go to each partition row. */
+    public static Map<List<String>, Integer> perPartition(List<Submission> submissions) {
+        Map<List<String>, Integer> n = new HashMap<>();
+        for (Submission s : submissions) {
+            n.merge(List.of(s.partitionKey(), s.lane()), 1, Integer::sum);
+        }
+        return n;
+    }
+
+    /**
+     * Brings the partitions these jobs went to back within the cap, after they were staged: keeping the newest
+     * {@code cap} (drop-oldest), or what one submission at a time would have left (keep-newest: at the cap each
+     * replaces them all). @return the jobs discarded
+     */
+    public int trimToCap(String policyName, List<Submission> submissions, int cap, boolean keepNewest) {
+        Map<Address, Boolean> rows = new TreeMap<>();
+        submissions.forEach(s -> rows.put(new Address(s.partitionKey(), s.lane()), true));
+        List<Address> addresses = new ArrayList<>(rows.keySet());
+        List<long[]> trimmed = jdbc.query(TRIM, Params.of().text("policy", policyName).integer("cap", cap).bool("keepNewest", keepNewest)
+                        .texts("rowKeys", addresses.stream().map(Address::key).toList())
+                        .texts("rowLanes", addresses.stream().map(Address::lane).toList()),
+                rs -> new long[] {rs.getLong(1), rs.getLong(2)});
+        if (trimmed.isEmpty()) {
+            return 0;
+        }
+        // a statement of its own: it must see the rows gone
+        jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", trimmed.stream().map(t -> t[0]).toList()));
+        return (int) trimmed.stream().mapToLong(t -> t[1]).sum();
+    }
+
     /** STAGE's rows and jobs for these jobs, already in their lanes: partition rows summed here, in lock order. */
     private static Params placed(List<Submission> chunk, Params params) {
+        return placed(chunk, params, false);
+    }
+
+    private static Params placed(List<Submission> chunk, Params params, boolean rowsOnly) {
         // One partition row per key and lane: the last context seen wins, as it would with one call per
         // job; a key with jobs in lanes also gets its gate row, with that same context.
         Map<Address, String> contextByRow = new TreeMap<>();
@@ -239,11 +365,14 @@ public class StagingRepository {
             }
         }
         List<Address> rows = new ArrayList<>(contextByRow.keySet());
-        return params.texts("rowKeys", rows.stream().map(Address::key).toList())
+        params.texts("rowKeys", rows.stream().map(Address::key).toList())
                 .texts("rowLanes", rows.stream().map(Address::lane).toList())
                 .texts("rowContexts", new ArrayList<>(contextByRow.values()))
-                .texts("rowShards", rows.stream().map(r -> shardByKey.get(r.key())).toList())
-                .ints("rowPending", rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList())
+                .texts("rowShards", rows.stream().map(r -> shardByKey.get(r.key())).toList());
+        if (rowsOnly) {
+            return params;
+        }
+        return params.ints("rowPending", rows.stream().map(r -> countByRow.getOrDefault(r, 0)).toList())
                 .ints("rowScheduled", rows.stream().map(r -> scheduledByRow.getOrDefault(r, 0)).toList())
                 .ints("rowTops", rows.stream().map(r -> topByRow.getOrDefault(r, 0)).toList())
                 .texts("jobKeys", chunk.stream().map(Submission::partitionKey).toList())

@@ -19,6 +19,10 @@ public interface StagingService {
      */
     long[] stage(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options);
 
+    /** As {@link #stage}, telling for each job whether it was staged, a duplicate, or debounced (ADR 0036). */
+    List<io.dispatchpolicy.api.Submitted> stageEach(Policy policy, String jobXmlName, List<Properties> parameters,
+                                                    SubmitOption... options);
+
     /**
      * Stages the restart of a FAILED or STOPPED execution through its policy (retry strategy
      * {@code restage}); it is admitted like a new submission and then restarted the Jakarta Batch way.

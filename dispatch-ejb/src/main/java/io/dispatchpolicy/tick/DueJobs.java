@@ -4,7 +4,7 @@ import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
-import io.dispatchpolicy.partition.PartitionRepository;
+import io.dispatchpolicy.staging.StagedJobRows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -19,45 +19,9 @@ import java.util.List;
 @ApplicationScoped
 public class DueJobs {
 
-    /**
-     * The common start of the statements that act on staged rows when a time stored on them has passed
-     * (promotion: {@code due_at}; aging: {@code next_age_at}): up to {@code :limit} such rows, earliest
-     * first, off the top of the column's partial index — so the cost is the number due, never the number
-     * waiting for a later time. The bound is {@code statement_timestamp()}, not
-     * {@code clock_timestamp()}: a volatile function cannot bound an index scan, and the scan would
-     * filter every row not yet due (seen with EXPLAIN, docs/benchmarks.md). Then their partitions are
-     * locked, then the rows themselves fetched by primary key and locked: partition before row, the
-     * order of admission and drain, so none of them waits on another in a cycle; both SKIP LOCKED, so
-     * a partition being admitted or drained, or a row another node holds, waits for the next pass.
-     *
-     * @param column  the time column
-     * @param cte     the name of the CTE of locked rows
-     * @param columns what that CTE selects from {@code dispatch.staged_jobs s}
-     * @param rows    which rows whose time has passed are meant (SQL condition)
-     * @param rest    the statement's other CTEs and its final statement, which act on {@code cte}
-     */
-    private static Sql pastDue(String column, String cte, String columns, String rows, String rest) {
-        return Sql.template("""
-                WITH candidates AS MATERIALIZED (
-                    SELECT id, partition_id FROM dispatch.staged_jobs
-                     WHERE {{column}} IS NOT NULL AND {{column}} <= statement_timestamp() AND {{rows}}
-                     ORDER BY {{column}}
-                     LIMIT :limit),
-                locked AS MATERIALIZED (
-                    SELECT q.id FROM dispatch.partitions q WHERE q.id = ANY (ARRAY(SELECT partition_id FROM candidates))
-                     ORDER BY {{lockOrder}} FOR UPDATE SKIP LOCKED),
-                {{cte}} AS MATERIALIZED (
-                    SELECT {{columns}} FROM dispatch.staged_jobs s
-                     WHERE s.id = ANY (ARRAY(SELECT id FROM candidates)) AND s.partition_id = ANY (ARRAY(SELECT id FROM locked))
-                       AND s.{{column}} IS NOT NULL
-                       FOR UPDATE SKIP LOCKED),
-                {{rest}}""").with("rest", rest).with("lockOrder", PartitionRepository.lockOrder("q.")).with("columns", columns)
-                .with("rows", rows).with("column", column).with("cte", cte);
-    }
-
     // Scheduled jobs whose time has come join their partitions' waiting sets (pending count, top priority);
     // a restart that bypasses the gates is left to the tick's bypass step (BYPASSED).
-    private static final Sql PROMOTE = pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass", """
+    private static final Sql PROMOTE = StagedJobRows.pastDue("due_at", "due", "s.id, s.partition_id, s.priority", "NOT bypass", """
             per AS (
                 SELECT partition_id, count(*)::int AS n, max(priority) AS top FROM due GROUP BY partition_id),
             promoted AS (
@@ -84,7 +48,7 @@ public class DueJobs {
 
     // Priority aging: rows whose next_age_at has passed gain their step for every period elapsed, up to
     // their cap (then they leave the aging index); their partitions' top_priority follows for waiting rows.
-    private static final Sql AGE = pastDue("next_age_at", "aging",
+    private static final Sql AGE = StagedJobRows.pastDue("next_age_at", "aging",
             "s.id, 1 + floor(extract(epoch FROM clock_timestamp() - s.next_age_at) * 1000 / s.age_every_ms)::bigint AS steps",
             "true", """
             aged AS (

@@ -158,7 +158,7 @@ public class TickRunner {
     }
 
     /**
-     * Scheduled jobs due by now join their partitions, and due restarts that bypass the gates go to
+     * Staged jobs past their deadline expire, scheduled jobs due by now join their partitions, and due restarts that bypass the gates go to
      * JBeret; then one claim, and each policy's claimed partitions admitted by its kind of round:
      * {@link PolicyRound} outside lanes, {@link LaneRound} for a policy's lanes. Promoting first is what
      * admits a delayed job within one iteration of its time. The iteration's denials are written back in

@@ -42,8 +42,25 @@ public class TickTransactions {
     @Inject
     PartitionRepository partitions;
 
+    @Inject
+    io.dispatchpolicy.staging.DiscardedJobs discarded;
+
+    @Inject
+    io.dispatchpolicy.observe.EngineMetrics metrics;
+
+    /**
+     * Expires up to {@code limit} staged jobs past their deadline (database clock, ADR 0036): recorded EXPIRED,
+     * out of their partitions. @return how many
+     */
+    int expireDue(int limit) {
+        java.util.Map<String, Integer> expired = discarded.expireDue(limit);
+        expired.forEach((policy, n) -> metrics.discardedOnCommit(policy, "expired", n));
+        return expired.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
     /** Moves up to {@code limit} scheduled jobs whose time has come (database clock) into their partitions' waiting sets; @return how many. */
     public int promoteDue(int limit) {
+        expireDue(limit); // first, in the same transaction: a delayed job past its deadline is never promoted (ADR 0036)
         return dueJobs.promoteDue(limit);
     }
 

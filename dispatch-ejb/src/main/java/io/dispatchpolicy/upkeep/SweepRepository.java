@@ -81,6 +81,33 @@ public class SweepRepository {
                  WHERE died_at < clock_timestamp() - make_interval(secs => :ageSeconds) ORDER BY died_at LIMIT :limit)
             """);
 
+    // Jobs a submission control discarded (expired, dropped, replaced), kept as long as dead jobs (ADR 0036).
+    private static final Sql DISCARDED = Sql.of("""
+            DELETE FROM dispatch.discarded_jobs WHERE submission_id IN (
+                SELECT submission_id FROM dispatch.discarded_jobs
+                 WHERE discarded_at < clock_timestamp() - make_interval(secs => :ageSeconds) ORDER BY discarded_at LIMIT :limit)
+            """);
+
+    // Uniqueness and debounce keys their holder no longer holds (ADR 0036): not staged, not running, not
+    // completed within the key's window. Only keys held for longer than :ageSeconds: a key taken over since this
+    // statement's snapshot has a newer held_since, so the re-check of its locked row skips it (its new holder,
+    // staged after the snapshot, would look gone).
+    private static final Sql KEYS = Sql.of("""
+            DELETE FROM dispatch.submission_keys WHERE ctid = ANY (ARRAY(
+                SELECT k.ctid FROM dispatch.submission_keys k
+                 WHERE k.held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs s WHERE s.id = k.submission_id)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.admissions a JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
+                                    WHERE a.submission_id = k.submission_id)
+                   AND (k.window_ms IS NULL OR NOT EXISTS (
+                        SELECT 1 FROM dispatch.admissions a JOIN job_execution e ON e.jobexecutionid = a.execution_id
+                         WHERE a.submission_id = k.submission_id AND e.batchstatus = 'COMPLETED'
+                           AND e.endtime > clock_timestamp() - make_interval(secs => k.window_ms / 1000.0)))
+                 ORDER BY k.held_since LIMIT :limit
+                   FOR UPDATE SKIP LOCKED))
+              AND held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
+            """);
+
     private static final Sql ADAPTIVE = Sql.of("""
             DELETE FROM dispatch.adaptive_stats a
              WHERE a.updated_at < clock_timestamp() - make_interval(secs => :ageSeconds)
@@ -131,6 +158,15 @@ public class SweepRepository {
 
     public int deadJobsOlderThan(Duration age) {
         return deleteOlderThan(DEAD, age, true);
+    }
+
+    public int discardedJobsOlderThan(Duration age) {
+        return deleteOlderThan(DISCARDED, age, true);
+    }
+
+    /** Keys no submission holds any more, held for longer than a minute. */
+    public int releasedKeys() {
+        return deleteOlderThan(KEYS, Duration.ofMinutes(1), true);
     }
 
     public int tenantCountsOutsideEveryWindow() {

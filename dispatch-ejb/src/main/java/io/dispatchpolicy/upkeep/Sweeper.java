@@ -63,9 +63,9 @@ public class Sweeper {
         if (!sweep.lock()) {
             return 0;
         }
-        int dead = sweep.deadJobsOlderThan(settings.deadRetention());
+        int dead = sweep.deadJobsOlderThan(settings.deadRetention()) + sweep.discardedJobsOlderThan(settings.deadRetention());
         if (dead > 0) {
-            LOG.info(() -> "Deleted " + dead + " dead job(s) older than dispatch.dead-retention ("
+            LOG.info(() -> "Deleted " + dead + " dead, expired or discarded job(s) older than dispatch.dead-retention ("
                     + settings.deadRetention().toDays() + " days)");
         }
         return dead + sweep.samplesOlderThan(settings.metricsRetention())
@@ -76,6 +76,7 @@ public class Sweeper {
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())
                 + sweep.tenantCountsOutsideEveryWindow()
+                + sweep.releasedKeys()
                 + pruneExecutions();
     }
 

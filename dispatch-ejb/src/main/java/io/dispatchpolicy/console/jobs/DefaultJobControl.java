@@ -58,6 +58,11 @@ public class DefaultJobControl implements JobControl {
     @Inject
     TickSignal signal;
 
+    private static String describe(JobsRepository.Key k) {
+        return k.kind() + " " + k.key() + " · " + k.absorbed() + (k.kind().equals("unique") ? " duplicate" : " later submission")
+                + (k.absorbed() == 1 ? "" : "s") + " absorbed";
+    }
+
     @Override
     public List<JobRow> find(JobQuery query) {
         return jobs.find(query);
@@ -82,6 +87,7 @@ public class DefaultJobControl implements JobControl {
         String error = null;
         String parameters = executions.parameters();
         java.time.Instant diedAt = null;
+        String discarded = null;
         if ("STAGED".equals(job.state())) {
             Optional<JobsRepository.Staged> staged = jobs.staged(submissionId);
             if (staged.isPresent()) {
@@ -94,6 +100,14 @@ public class DefaultJobControl implements JobControl {
                 error = s.lastError();
                 parameters = s.parameters();
                 cost = s.cost();
+            }
+        } else if ("EXPIRED".equals(job.state()) || "DISCARDED".equals(job.state())) {
+            Optional<JobsRepository.Discarded> x = jobs.discarded(submissionId);
+            if (x.isPresent()) {
+                submittedBy = x.get().submittedBy();
+                priority = x.get().priority();
+                parameters = x.get().parameters();
+                discarded = x.get().reason() + " " + x.get().at() + (x.get().detail() == null ? "" : " · " + x.get().detail());
             }
         } else if ("DEAD".equals(job.state())) {
             Optional<JobsRepository.Dead> d = jobs.dead(submissionId);
@@ -112,7 +126,7 @@ public class DefaultJobControl implements JobControl {
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null),
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::runsOn).orElse(null),
                 admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(DefaultJobControl::stopRequest).orElse(null),
-                cost));
+                cost, jobs.key(submissionId).map(DefaultJobControl::describe).orElse(null), discarded));
     }
 
     /** Where an operator's stop of a job in flight stands. */

@@ -25,11 +25,14 @@ import java.util.List;
  * @param runsOn       while in flight: the node that runs it; else null
  * @param stopRequest  while in flight: where an operator's stop stands ("asked …, delivered by node b …"); else null
  * @param cost         the batch threads it takes at its widest: the slots and tokens its admission takes (ADR 0035)
+ * @param key          its uniqueness or debounce key and what it absorbed ("unique order-42 · 999 duplicates absorbed",
+ *                     ADR 0036); null without one
+ * @param discarded    for an EXPIRED or DISCARDED job: why and when a submission control took it out; else null
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
                       List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut,
-                      String runsOn, String stopRequest, int cost) implements Serializable {
+                      String runsOn, String stopRequest, int cost, String key, String discarded) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

@@ -7,7 +7,8 @@ import java.io.Serializable;
  * older than {@code before} (keyset paging: fast on any page of millions).
  *
  * @param by     what {@code value} is
- * @param value  the submission or execution id, the job name, the partition key, or {@code name=value}
+ * @param value  the submission or execution id, the job name, the partition key, {@code name=value}, or a uniqueness or
+ *               debounce key (ADR 0036)
  * @param policy with {@link By#PARTITION}: the partition's policy
  * @param before only submissions below this id; {@link Long#MAX_VALUE} for the newest
  */
@@ -16,11 +17,11 @@ public record JobQuery(By by, String value, String policy, long before, int limi
     public static final int MAX_LIMIT = 500;
 
     /** The keys a job is found by. */
-    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER }
+    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER, KEY }
 
     public JobQuery {
         if (by == null) {
-            throw new JobRequestRefused("Say what to find jobs by: one of submission, execution, job, partition, parameter");
+            throw new JobRequestRefused("Say what to find jobs by: one of submission, execution, job, partition, parameter, key");
         }
         value = value == null ? "" : value.strip();
         if (value.isEmpty()) {
@@ -58,7 +59,7 @@ public record JobQuery(By by, String value, String policy, long before, int limi
                 return by;
             }
         }
-        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition or parameter; not by '"
+        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition, parameter or key; not by '"
                 + name + "'");
     }
 

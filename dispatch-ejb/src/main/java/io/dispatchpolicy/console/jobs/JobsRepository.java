@@ -30,18 +30,26 @@ public class JobsRepository {
     private static final Sql FIND = Sql.template("""
             WITH staged AS (
                 SELECT s.id AS submission_id, 'STAGED' AS state, s.partition_id, s.job_name, s.restart_of AS execution_id,
-                       s.staged_at, coalesce(s.parked_at, s.due_at, s.staged_at) AS last_event_at
+                       s.staged_at, coalesce(s.parked_at, s.due_at, s.staged_at) AS last_event_at,
+                       NULL::text AS policy, NULL::text AS partition_key, NULL::text AS lane
                   FROM dispatch.staged_jobs s
                  WHERE ({{staged}}) AND s.id < :before
                  ORDER BY s.id DESC LIMIT :limit),
             dead AS (
-                SELECT d.submission_id, 'DEAD', d.partition_id, d.job_name, d.execution_id, NULL::timestamptz, d.died_at
+                SELECT d.submission_id, 'DEAD', d.partition_id, d.job_name, d.execution_id, NULL::timestamptz, d.died_at,
+                       NULL, NULL, NULL
                   FROM dispatch.dead_jobs d
                  WHERE ({{dead}}) AND d.submission_id < :before
                  ORDER BY d.submission_id DESC LIMIT :limit),
+            discarded AS (
+                SELECT x.submission_id, CASE WHEN x.reason = 'expired' THEN 'EXPIRED' ELSE 'DISCARDED' END, NULL::bigint, x.job_name,
+                       NULL::bigint, x.staged_at, x.discarded_at, x.policy_name, x.partition_key, x.lane
+                  FROM dispatch.discarded_jobs x
+                 WHERE ({{discarded}}) AND x.submission_id < :before
+                 ORDER BY x.submission_id DESC LIMIT :limit),
             admitted AS (
                 SELECT a.submission_id, 'ADMITTED', a.partition_id, coalesce(a.job_name, i.jobname), a.execution_id, a.staged_at,
-                       a.admitted_at
+                       a.admitted_at, NULL, NULL, NULL
                   FROM dispatch.admissions a
                   JOIN job_execution e ON e.jobexecutionid = a.execution_id
                   JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid
@@ -50,10 +58,10 @@ public class JobsRepository {
                    AND NOT EXISTS (SELECT 1 FROM dispatch.dead_jobs d WHERE d.submission_id = a.submission_id)
                  ORDER BY a.submission_id DESC LIMIT :limit),
             page AS (
-                SELECT * FROM staged UNION ALL SELECT * FROM dead UNION ALL SELECT * FROM admitted
+                SELECT * FROM staged UNION ALL SELECT * FROM dead UNION ALL SELECT * FROM discarded UNION ALL SELECT * FROM admitted
                  ORDER BY submission_id DESC LIMIT :limit)
-            SELECT f.submission_id, f.state, p.policy_name, p.partition_key, p.lane, f.job_name, f.execution_id, e.batchstatus,
-                   f.staged_at, f.last_event_at
+            SELECT f.submission_id, f.state, coalesce(p.policy_name, f.policy), coalesce(p.partition_key, f.partition_key),
+                   coalesce(p.lane, f.lane), f.job_name, f.execution_id, e.batchstatus, f.staged_at, f.last_event_at
               FROM page f
               LEFT JOIN dispatch.partitions p ON p.id = f.partition_id
               LEFT JOIN job_execution e ON e.jobexecutionid = f.execution_id
@@ -65,21 +73,27 @@ public class JobsRepository {
     private static final String EXECUTIONS_OF = "(SELECT jobexecutionid FROM job_execution WHERE jobinstanceid = {{instanceOf}})";
     private static final String PARTITIONS_OF = "(SELECT id FROM dispatch.partitions WHERE policy_name = :policy AND partition_key = :partitionKey)";
     // JBeret stores parameters as "name = value" lines (BatchUtil.propertiesToString): the lines' array is indexed
+    private static final String KEYED = "(SELECT submission_id FROM dispatch.submission_keys WHERE key = :key)";
     private static final String HAS_PARAMETER = "string_to_array(e.jobparameters, E'\\n') @> ARRAY[:parameterLine::text]";
 
     /** Per key, FIND with the staged, dead and admitted branch's conditions. */
     private static final Map<JobQuery.By, Sql> FIND_BY = Map.of(
             JobQuery.By.SUBMISSION, FIND.with("staged", "s.id = :submission").with("dead", "d.submission_id = :submission")
-                    .with("admitted", "a.submission_id = :submission"),
+                    .with("admitted", "a.submission_id = :submission").with("discarded", "x.submission_id = :submission"),
+            JobQuery.By.KEY, FIND.with("staged", "s.id IN {{keyed}}").with("dead", "d.submission_id IN {{keyed}}")
+                    .with("admitted", "a.submission_id IN {{keyed}}").with("discarded", "x.submission_id IN {{keyed}}").with("keyed", KEYED),
             JobQuery.By.EXECUTION, FIND.with("staged", "s.restart_of IN {{executionsOf}}").with("dead", "d.execution_id IN {{executionsOf}}")
-                    .with("admitted", "e.jobinstanceid = {{instanceOf}}").with("executionsOf", EXECUTIONS_OF).with("instanceOf", INSTANCE_OF),
+                    .with("admitted", "e.jobinstanceid = {{instanceOf}}").with("executionsOf", EXECUTIONS_OF).with("instanceOf", INSTANCE_OF)
+                    .with("discarded", "false"),
             JobQuery.By.JOB, FIND.with("staged", "s.job_name = :jobName").with("dead", "d.job_name = :jobName")
-                    .with("admitted", "a.job_name = :jobName"),
+                    .with("admitted", "a.job_name = :jobName").with("discarded", "x.job_name = :jobName"),
             JobQuery.By.PARTITION, FIND.with("staged", "s.partition_id IN {{partitionsOf}}").with("dead", "d.partition_id IN {{partitionsOf}}")
-                    .with("admitted", "a.partition_id IN {{partitionsOf}}").with("partitionsOf", PARTITIONS_OF),
+                    .with("admitted", "a.partition_id IN {{partitionsOf}}").with("partitionsOf", PARTITIONS_OF)
+                    .with("discarded", "x.policy_name = :policy AND x.partition_key = :partitionKey"),
             JobQuery.By.PARAMETER, FIND.with("staged", "s.job_parameters @> jsonb_build_object(:parameterName::text, :parameterValue::text)")
                     .with("dead", "EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = d.execution_id AND {{hasParameter}})")
-                    .with("admitted", "{{hasParameter}}").with("hasParameter", HAS_PARAMETER));
+                    .with("admitted", "{{hasParameter}}").with("hasParameter", HAS_PARAMETER)
+                    .with("discarded", "x.job_parameters @> jsonb_build_object(:parameterName::text, :parameterValue::text)"));
 
     private static final Sql STAGED_LIFE = Sql.of("""
             SELECT s.submitted_by, s.priority, s.due_at, s.attempt,
@@ -100,6 +114,16 @@ public class JobsRepository {
               LEFT JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
               LEFT JOIN dispatch.nodes r ON r.id = i.node_id
              WHERE a.submission_id = :submission
+            """);
+
+    // A job's uniqueness or debounce key, and the submissions it absorbed (ADR 0036).
+    private static final Sql KEY = Sql.of("""
+            SELECT kind, key, absorbed FROM dispatch.submission_keys WHERE submission_id = :submission ORDER BY kind LIMIT 1
+            """);
+
+    private static final Sql DISCARDED = Sql.of("""
+            SELECT reason, detail, discarded_at, submitted_by, priority, job_parameters::text FROM dispatch.discarded_jobs
+             WHERE submission_id = :submission
             """);
 
     private static final Sql DEAD = Sql.of("""
@@ -135,6 +159,7 @@ public class JobsRepository {
         Params params = Params.of();
         return switch (q.by()) {
             case SUBMISSION -> params.bigint("submission", q.id());
+            case KEY -> params.text("key", q.value());
             case EXECUTION -> params.bigint("execution", q.id());
             case JOB -> params.text("jobName", q.value());
             case PARTITION -> params.text("policy", q.policy()).text("partitionKey", q.value());
@@ -188,6 +213,24 @@ public class JobsRepository {
     public Optional<Dead> dead(long submissionId) {
         return jdbc.query(DEAD, Params.of().bigint("submission", submissionId), rs -> new Dead(Jdbc.instant(rs.getTimestamp(1)),
                 rs.getInt(2), rs.getString(3), rs.getInt(4), rs.getString(5))).stream().findFirst();
+    }
+
+    /** The key a submission holds ({@code unique} or {@code debounce}) and how many submissions it absorbed. */
+    public Optional<Key> key(long submissionId) {
+        return jdbc.query(KEY, Params.of().bigint("submission", submissionId), rs -> new Key(rs.getString(1), rs.getString(2), rs.getLong(3)))
+                .stream().findFirst();
+    }
+
+    public record Key(String kind, String key, long absorbed) {
+    }
+
+    /** A job a submission control discarded: why ({@code expired}, {@code dropped}, {@code replaced}), when, and what it was. */
+    public Optional<Discarded> discarded(long submissionId) {
+        return jdbc.query(DISCARDED, Params.of().bigint("submission", submissionId), rs -> new Discarded(rs.getString(1), rs.getString(2),
+                rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getInt(5), rs.getString(6))).stream().findFirst();
+    }
+
+    public record Discarded(String reason, String detail, java.time.Instant at, String submittedBy, int priority, String parameters) {
     }
 
     /** A dead job's record. */

@@ -17,8 +17,14 @@ import java.time.Instant;
  * @param scheduleId   the schedule it is an occurrence of (its admission stages the next one); else null
  * @param timeouts     the submission's own timeouts ({@code SubmitOption.timeout}, {@code progressTimeout}); none set: its policy's
  * @param cost         the batch threads it takes at its widest: the slots and tokens its admission takes (ADR 0035)
+ * @param expiresAt    its deadline: not admitted by then, it expires (ADR 0036); null for none
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
                         Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId, JobTimeouts timeouts,
-                        int cost) {
+                        int cost, Instant expiresAt) {
+
+    /** Whether its deadline has passed at this time (epoch ms, the database's clock). */
+    public boolean expiredAt(long nowMillis) {
+        return expiresAt != null && expiresAt.toEpochMilli() <= nowMillis;
+    }
 }

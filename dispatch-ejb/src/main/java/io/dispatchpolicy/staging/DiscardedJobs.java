@@ -1,0 +1,125 @@
+package io.dispatchpolicy.staging;
+
+import io.dispatchpolicy.domain.model.StagedJob;
+import io.dispatchpolicy.infrastructure.persistence.Jdbc;
+import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
+import io.dispatchpolicy.infrastructure.persistence.Params;
+import io.dispatchpolicy.infrastructure.persistence.Sql;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Staged jobs a submission control took out without running them (ADR 0036): expired at their deadline,
+ * dropped by a backlog cap as the oldest, or replaced by a newer job. Each is recorded in
+ * {@code dispatch.discarded_jobs}, kept for {@code dispatch.dead-retention}.
+ *
+ * <p>A deadline is kept two ways, so that neither the claim nor the take ever reads expired rows one by one:
+ * the tick's first step expires the rows past their deadline off a partial index (this class's
+ * {@link #expireDue}, its cost the number expired), and an admission that takes a job whose deadline has
+ * passed in between records it here instead of starting it ({@link #expiredAtAdmission}): it is out of its
+ * partition's counts as every taken job is.
+ */
+@ApplicationScoped
+public class DiscardedJobs {
+
+    // Up to :limit rows past their deadline, their partitions locked (SKIP LOCKED: a partition being admitted
+    // waits for the next tick, and its admission expires what it takes), moved to discarded_jobs and out of
+    // their partitions' counts. A schedule's occurrence is its schedule's to end: never expired here.
+    private static final Sql EXPIRE = StagedJobRows.pastDue("expires_at", "expiring",
+            "s.id, s.partition_id, s.job_name, s.job_parameters, s.submitted_by, s.staged_at, s.priority, s.expires_at, "
+                    + "s.parked_at IS NOT NULL AS parked, s.due_at IS NOT NULL AS scheduled",
+            "schedule_id IS NULL", """
+            gone AS (
+                DELETE FROM dispatch.staged_jobs s USING expiring e WHERE s.id = e.id RETURNING s.id),
+            recorded AS (
+                INSERT INTO dispatch.discarded_jobs (submission_id, policy_name, partition_key, lane, job_name, job_parameters,
+                                                     submitted_by, staged_at, priority, reason, detail)
+                SELECT e.id, p.policy_name, p.partition_key, p.lane, e.job_name, e.job_parameters, e.submitted_by, e.staged_at,
+                       e.priority, 'expired', 'not admitted by its deadline, ' || to_char(e.expires_at AT TIME ZONE 'UTC',
+                                                                                         'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                  FROM expiring e JOIN dispatch.partitions p ON p.id = e.partition_id
+                 WHERE e.id IN (SELECT id FROM gone)),
+            per AS (
+                SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
+                       count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
+                       count(*) FILTER (WHERE NOT scheduled AND NOT parked)::int AS waiting
+                  FROM expiring GROUP BY partition_id)
+            UPDATE dispatch.partitions p
+               SET parked_count = p.parked_count - per.parked, scheduled_count = p.scheduled_count - per.scheduled,
+                   pending_count = p.pending_count - per.waiting
+              FROM per
+             WHERE p.id = per.partition_id
+            RETURNING p.id, p.policy_name, per.parked + per.scheduled + per.waiting
+            """);
+
+    // Jobs an admission took whose deadline had passed: recorded instead of started. The admission has taken
+    // them out of staging and counts them out of their partition as it does every job it takes.
+    private static final Sql EXPIRED_AT_ADMISSION = Sql.of("""
+            INSERT INTO dispatch.discarded_jobs (submission_id, policy_name, partition_key, lane, job_name, job_parameters,
+                                                 submitted_by, staged_at, priority, reason, detail)
+            SELECT j.id, p.policy_name, p.partition_key, p.lane, j.job_name, j.params::jsonb, j.submitted_by, j.staged_at,
+                   j.priority, 'expired', 'not admitted by its deadline, ' || j.expires
+              FROM unnest(:ids::bigint[], :jobNames::text[], :parameters::text[], :submittedBy::text[], :stagedAt::timestamptz[],
+                          :priorities::int[], :expires::text[]) AS j(id, job_name, params, submitted_by, staged_at, priority, expires)
+              JOIN dispatch.partitions p ON p.id = :partition
+            """);
+
+    private static final Sql FIND = Sql.of("""
+            SELECT reason, discarded_at FROM dispatch.discarded_jobs WHERE submission_id = :submission
+            """);
+
+    @Inject
+    Jdbc jdbc;
+
+    /**
+     * Expires up to {@code limit} staged jobs past their deadline (the database's clock).
+     *
+     * @return per policy, how many expired
+     */
+    public Map<String, Integer> expireDue(int limit) {
+        Map<String, Integer> byPolicy = new HashMap<>();
+        List<Long> partitions = new ArrayList<>();
+        jdbc.query(EXPIRE, Params.of().integer("limit", limit), rs -> {
+            partitions.add(rs.getLong(1));
+            byPolicy.merge(rs.getString(2), rs.getInt(3), Integer::sum);
+            return null;
+        });
+        if (!partitions.isEmpty()) {
+            // a statement of its own: it must see the rows gone
+            jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", partitions));
+        }
+        return byPolicy;
+    }
+
+    /** Records jobs of one partition that an admission took past their deadline, instead of starting them. */
+    public void expiredAtAdmission(long partitionId, List<StagedJob> jobs) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        jdbc.update(EXPIRED_AT_ADMISSION, Params.of().bigint("partition", partitionId)
+                .longs("ids", jobs.stream().map(StagedJob::submissionId).toList())
+                .texts("jobNames", jobs.stream().map(StagedJob::jobName).toList())
+                .texts("parameters", jobs.stream().map(j -> JsonCodec.write(j.parameters().asMap())).toList())
+                .texts("submittedBy", jobs.stream().map(StagedJob::submittedBy).toList())
+                .texts("stagedAt", jobs.stream().map(j -> j.stagedAt().toString()).toList())
+                .ints("priorities", jobs.stream().map(StagedJob::priority).toList())
+                .texts("expires", jobs.stream().map(j -> String.valueOf(j.expiresAt())).toList()));
+    }
+
+    /** What a control did with a submission that never ran, and when; empty when it did nothing. */
+    public Optional<Discarded> find(long submissionId) {
+        return jdbc.query(FIND, Params.of().bigint("submission", submissionId),
+                rs -> new Discarded(rs.getString(1), rs.getTimestamp(2).toInstant())).stream().findFirst();
+    }
+
+    /** A discarded job's reason ({@code expired}, {@code dropped}, {@code replaced}) and when. */
+    public record Discarded(String reason, Instant at) {
+    }
+}
