@@ -142,6 +142,11 @@ abstract class EngineTest extends SystemTest {
         return List.of(Long.valueOf(parts[0]), Long.valueOf(parts[1]));
     }
 
+    /** Marks a policy whose staged jobs the test leaves behind to be discarded after it (as {@link #stage} does). */
+    void touch(String policy) {
+        touched.add(policy);
+    }
+
     long[] stage(String policyAndJob, String tenant, int count, String... moreParams) {
         return stage(policyAndJob, tenant, count, new io.dispatchpolicy.api.SubmitOption[0], moreParams);
     }

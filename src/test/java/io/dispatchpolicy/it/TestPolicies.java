@@ -317,6 +317,35 @@ public class TestPolicies {
         return byTenantWith("it-cost-throttle").gate(Gate.throttle(100, Duration.ofMinutes(1))).build();
     }
 
+    /**
+     * Submission controls (SubmissionControlsIT, ADR 0036): jobs unique by their {@code order} parameter while staged,
+     * running, or completed less than 2 s ago.
+     */
+    @Produces
+    Policy unique() {
+        return byTenantWith("it-unique").unique(io.dispatchpolicy.spi.KeyFunction.parameters("order"),
+                io.dispatchpolicy.spi.Uniqueness.within(Duration.ofSeconds(2))).build();
+    }
+
+    /** Deadlines (SubmissionControlsIT): one job at a time per tenant, so a tenant's partition can be held full. */
+    @Produces
+    Policy deadline() {
+        return byTenantWith("it-deadline").gate(Gate.concurrency(1)).build();
+    }
+
+    /** Debounce (SubmissionControlsIT): a tenant's jobs debounced 2 s, never delayed more than 5 s. */
+    @Produces
+    Policy debounced() {
+        return byTenantWith("it-debounce").debounce(io.dispatchpolicy.spi.KeyFunction.parameters("tenant"), Duration.ofSeconds(2),
+                Duration.ofSeconds(5)).build();
+    }
+
+    /** A backlog cap (SubmissionControlsIT): 100 staged per tenant, the overflow refused (set live to the others). */
+    @Produces
+    Policy backlog() {
+        return byTenantWith("it-backlog").backlogCap(100, io.dispatchpolicy.spi.BacklogCap.Overflow.REJECT).build();
+    }
+
     /** The item throttle (ItemThrottleIT): 20 items a second per tenant, a bucket of 20. */
     @Produces
     Policy items() {
