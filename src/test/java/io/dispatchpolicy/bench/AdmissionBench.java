@@ -408,6 +408,122 @@ class AdmissionBench extends BenchSupport {
         RESULTS.note("claim plan (" + what + ")", plan.toString());
     }
 
+    // ---------------------------------------------------------------- 4d. submission controls (issue 36)
+
+    /**
+     * Staging with a uniqueness key and with a deadline against plain staging, the same parameters, in interleaved
+     * rounds (ADR 0036): single submissions on 1 and 4 threads, bulk calls of 10,000. Every key is new, so each
+     * job claims its key: the whole cost of uniqueness, none of the duplicates' (which stage nothing).
+     */
+    @Test
+    @Order(12)
+    void stagingWithSubmissionControls() throws Exception {
+        tick(false);
+        String run = Long.toString(System.nanoTime());
+        List<String> cases = List.of("plain", "unique key", "deadline");
+        List<String> kinds = List.of("single submissions, 1 thread", "single submissions, 4 threads", "bulk submissions of 10,000");
+        java.util.concurrent.atomic.AtomicLong seq = new java.util.concurrent.atomic.AtomicLong();
+        java.util.function.BiConsumer<String, List<Properties>> submit = (c, jobs) -> {
+            switch (c) {
+                case "plain" -> dispatch.submitAll("bench-stage", jobs);
+                case "unique key" -> dispatch.submitAll("bench-stage-unique", jobs);
+                default -> dispatch.submitAll("bench-stage", jobs, SubmitOption.expireAfter(Duration.ofHours(1)));
+            }
+        };
+        java.util.function.IntFunction<Properties> job = i -> Params.of("tenant", "t" + (i % 100), "order", run + "-" + seq.incrementAndGet());
+        for (String c : cases) { // warm each path
+            parallel(1, 500, i -> submit.accept(c, List.of(job.apply(i))));
+        }
+        drainControlled();
+        long[][] done = new long[cases.size()][kinds.size()];
+        long[][] nanos = new long[cases.size()][kinds.size()];
+        int rounds = 3;
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < cases.size(); k++) {
+                int c = (round + k) % cases.size();
+                String name = cases.get(c);
+                for (int t = 0; t < 2; t++) {
+                    int threads = t == 0 ? 1 : 4;
+                    int n = 2_000 * threads;
+                    nanos[c][t] += parallel(threads, n, i -> submit.accept(name, List.of(job.apply(i))));
+                    done[c][t] += n;
+                }
+                List<List<Properties>> bulks = new ArrayList<>();
+                for (int call = 0; call < 3; call++) {
+                    List<Properties> bulk = new ArrayList<>(10_000);
+                    for (int i = 0; i < 10_000; i++) {
+                        bulk.add(job.apply(i));
+                    }
+                    bulks.add(bulk);
+                }
+                long start = System.nanoTime();
+                bulks.forEach(b -> submit.accept(name, b));
+                nanos[c][2] += System.nanoTime() - start;
+                done[c][2] += 30_000L;
+                drainControlled();
+            }
+        }
+        for (int c = 0; c < cases.size(); c++) {
+            for (int k = 0; k < kinds.size(); k++) {
+                RESULTS.add("staging (" + cases.get(c) + "), " + kinds.get(k), "jobs/s", done[c][k] / (nanos[c][k] / 1e9));
+            }
+        }
+        for (String kind : kinds) {
+            double plain = RESULTS.value("staging (plain), " + kind);
+            RESULTS.target("staging (unique key), " + kind, "staging with a uniqueness key / plain (" + kind + ")",
+                    RESULTS.value("staging (unique key), " + kind) / plain, ">=", 0.75);
+            RESULTS.target("staging (deadline), " + kind, "staging with a deadline / plain (" + kind + ")",
+                    RESULTS.value("staging (deadline), " + kind) / plain, ">=", 0.95);
+        }
+    }
+
+    private void drainControlled() throws Exception {
+        control.drain("bench-stage", Operators.ADMIN);
+        control.drain("bench-stage-unique", Operators.ADMIN);
+        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM dispatch.submission_keys WHERE policy_name = 'bench-stage-unique'");
+            s.execute("VACUUM ANALYZE dispatch.staged_jobs, dispatch.partitions, dispatch.submission_keys");
+        }
+    }
+
+    /**
+     * The tick beside 1,000,000 jobs past their deadline that no sweep has reached (ADR 0036): the 1,000 live jobs
+     * of the small claim case in 100 partitions, and 1,000,000 expired ones in 100,000 partitions of their own,
+     * against the small case of this run. The tick expires at most a batch per iteration and an admission records
+     * what it takes that has expired: neither reads the million one by one.
+     */
+    @Test
+    @Order(13)
+    void claimFlatnessBesideAMillionExpired() throws Exception {
+        double small = medianIteration(1_000, 100, "small-", () -> { });
+        tick(false);
+        for (int from = 0; from < 1_000_000; from += 10_000) {
+            dispatch.submitAll("bench-flat-expired", jobs(10_000, 100_000, "expired-"),
+                    SubmitOption.deadline(java.time.Instant.now().plusSeconds(2)));
+        }
+        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_sleep(2.5)"); // every deadline passes: the expired are there, unswept
+        }
+        long expiredBefore = expiredUnswept();
+        double beside = medianIteration(1_000, 100, "small-", () -> explainClaim("claim-plan-1m-expired.txt",
+                "1,000 live in 100 partitions beside 1,000,000 expired"));
+        long expiredAfter = expiredUnswept();
+        RESULTS.add("tick iteration, 1,000 in 100 partitions (median), this case's baseline", "ms", small);
+        RESULTS.add("tick iteration, 1,000 in 100 partitions beside 1,000,000 expired unswept (median)", "ms", beside);
+        RESULTS.note("expired unswept during the timed iterations", expiredBefore + " before, " + expiredAfter + " after");
+        RESULTS.target("tick iteration, 1,000 in 100 partitions beside 1,000,000 expired unswept (median)",
+                "claim flatness: 1M expired + 1k live / 1k live iteration time", beside / small, "<=", 1.5);
+        control.drain("bench-flat-expired", Operators.ADMIN);
+    }
+
+    private long expiredUnswept() throws Exception {
+        try (Connection c = jdbc.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM dispatch.staged_jobs WHERE expires_at <= clock_timestamp()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     // ---------------------------------------------------------------- 4c. item-throttled chunk jobs
 
     /**

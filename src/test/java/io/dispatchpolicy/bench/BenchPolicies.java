@@ -20,6 +20,19 @@ public class BenchPolicies {
         return byTenantWith("bench-stage").build();
     }
 
+    /** As bench-stage, every job unique by its {@code order} parameter (ADR 0036): a key claimed per job. */
+    @Produces
+    Policy stageUnique() {
+        return byTenantWith("bench-stage-unique").unique(io.dispatchpolicy.spi.KeyFunction.parameters("order"),
+                io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE).build();
+    }
+
+    /** As bench-flat, for the million jobs past their deadline that the claim must not read one by one. */
+    @Produces
+    Policy flatExpired() {
+        return byTenantWith("bench-flat-expired").admissionBatchSize(1).build();
+    }
+
     /** As bench-stage, with the lanes of bench-stage-demote but no rule: what lanes alone cost a submission. */
     @Produces
     Policy stageLanes() {

@@ -84,6 +84,8 @@ class StopAnywhereFaultIT {
             run.checkAlso(() -> paused.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", paused)));
             List<String> items = itemRateHoldsAcrossNodes(run);
             run.checkAlso(() -> items.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", items)));
+            List<String> unique = oneJobForAKeySubmittedOnBothNodes(run);
+            run.checkAlso(() -> unique.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", unique)));
 
             Verdict verdict = run.drainAndCheck(settings.drain());
             assertTrue(verdict.holds(), verdict::describe);
@@ -128,6 +130,44 @@ class StopAnywhereFaultIT {
         }
         if (lastOfQ >= until[0]) {
             problems.add("tenant q's jobs waited for p's pause: the last was admitted " + (lastOfQ - until[0]) + " ms after it");
+        }
+        return problems;
+    }
+
+    /**
+     * 2 nodes × 4 threads submit one uniqueness key 1,000 times at once (ADR 0036): exactly one job is staged, and the
+     * 999 other callers get its id. @return what went wrong (nothing: empty)
+     */
+    private static List<String> oneJobForAKeySubmittedOnBothNodes(FaultRun run) {
+        List<String> problems = new ArrayList<>();
+        String order = "k-" + UUID.randomUUID();
+        java.util.concurrent.ExecutorService both = java.util.concurrent.Executors.newFixedThreadPool(2);
+        List<Long> got = new ArrayList<>();
+        Instant started = Instant.now();
+        try {
+            List<java.util.concurrent.Future<List<Long>>> calls = new ArrayList<>();
+            for (String node : List.of("a", "b")) {
+                calls.add(both.submit(() -> run.server(node).postToFault("submit-unique?order=" + order + "&threads=4&each=125")));
+            }
+            for (java.util.concurrent.Future<List<Long>> call : calls) {
+                got.addAll(call.get());
+            }
+        } catch (Exception e) {
+            problems.add("the submissions of one key failed: " + e);
+            return problems;
+        } finally {
+            both.shutdownNow();
+        }
+        long millis = Duration.between(started, Instant.now()).toMillis();
+        List<Long> staged = got.stream().filter(id -> id > 0).toList();
+        long duplicatesOfIt = staged.size() == 1 ? got.stream().filter(id -> id == -staged.get(0)).count() : 0;
+        long jobs = longOf(run, "SELECT (SELECT count(*) FROM dispatch.staged_jobs WHERE job_parameters->>'order' = '" + order + "')"
+                + " + (SELECT count(*) FROM job_execution WHERE jobparameters LIKE '%order = " + order + "%')");
+        run.note("uniqueKey", Map.of("calls", got.size(), "staged", staged.size(), "duplicatesOfIt", duplicatesOfIt, "jobsInTheDatabase", jobs,
+                "millis", millis));
+        if (got.size() != 1000 || staged.size() != 1 || duplicatesOfIt != 999 || jobs != 1) {
+            problems.add("1,000 submissions of one key through both nodes: " + got.size() + " calls answered, " + staged.size()
+                    + " staged, " + duplicatesOfIt + " got its id, " + jobs + " jobs of the key in the database");
         }
         return problems;
     }

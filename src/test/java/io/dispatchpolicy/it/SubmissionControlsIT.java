@@ -83,7 +83,7 @@ class SubmissionControlsIT extends EngineTest {
                 .hasSize(999).containsOnly(holder);
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE job_parameters->>'order' = ?", order)).isEqualTo(1);
         assertThat(jobs.life(holder).orElseThrow().key()).isEqualTo("unique order=" + order + " · 999 duplicates absorbed");
-        assertThat(jobs.find(new JobQuery(JobQuery.By.KEY, "order=" + order, null, 0, 10))).extracting(r -> r.submissionId())
+        assertThat(jobs.find(new JobQuery(JobQuery.By.KEY, "order=" + order, "it-unique", 0, 10))).extracting(r -> r.submissionId())
                 .containsExactly(holder);
 
         // admitted and running: still its key's

@@ -52,6 +52,14 @@ public class SubmissionKeys {
             RETURNING k.key, k.submission_id
             """);
 
+    // One key: the common single submission, without the arrays.
+    private static final Sql CLAIM_ONE = Sql.of("""
+            INSERT INTO dispatch.submission_keys AS k (policy_name, kind, key, submission_id, covers, window_ms, max_wait_ms)
+            VALUES (:policy, :kind, :key, nextval('dispatch.submission_id_seq'), :covers, :windowMs, :maxWaitMs)
+            ON CONFLICT (policy_name, kind, key) DO NOTHING
+            RETURNING k.key, k.submission_id
+            """);
+
     private static final Sql LOCK = Sql.of("""
             SELECT key FROM dispatch.submission_keys
              WHERE policy_name = :policy AND kind = :kind AND key = ANY (:keys::text[])
@@ -162,6 +170,11 @@ public class SubmissionKeys {
 
     /** Inserts the keys; the new ones go into {@code claims} as won. @return the keys that already existed */
     private List<String> insert(String policy, Kind kind, List<String> keys, Terms terms, Map<String, Claim> claims) {
+        if (keys.size() == 1) {
+            jdbc.query(CLAIM_ONE, params(policy, kind, terms).text("key", keys.get(0)),
+                    rs -> claims.put(rs.getString(1), new Claim(rs.getLong(2), true)));
+            return claims.containsKey(keys.get(0)) ? List.of() : List.of(keys.get(0));
+        }
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             order.add(i);

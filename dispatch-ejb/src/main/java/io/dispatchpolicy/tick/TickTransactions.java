@@ -49,6 +49,13 @@ public class TickTransactions {
     io.dispatchpolicy.observe.EngineMetrics metrics;
 
     /**
+     * The most jobs one iteration expires. Small, so a burst of expiries (a million deadlines passing together)
+     * adds a bounded cost to each iteration rather than a long one; the admission expires what it takes of a
+     * claimed partition anyway, so only partitions nobody admits from wait on this step (ADR 0036).
+     */
+    static final int EXPIRE_BATCH = 500;
+
+    /**
      * Expires up to {@code limit} staged jobs past their deadline (database clock, ADR 0036): recorded EXPIRED,
      * out of their partitions. @return how many
      */
@@ -60,7 +67,7 @@ public class TickTransactions {
 
     /** Moves up to {@code limit} scheduled jobs whose time has come (database clock) into their partitions' waiting sets; @return how many. */
     public int promoteDue(int limit) {
-        expireDue(limit); // first, in the same transaction: a delayed job past its deadline is never promoted (ADR 0036)
+        expireDue(EXPIRE_BATCH); // first, in the same transaction: a delayed job past its deadline is never promoted (ADR 0036)
         return dueJobs.promoteDue(limit);
     }
 

@@ -89,24 +89,36 @@ public class SweepRepository {
             """);
 
     // Uniqueness and debounce keys their holder no longer holds (ADR 0036): not staged, not running, not
-    // completed within the key's window. Only keys held for longer than :ageSeconds: a key taken over since this
-    // statement's snapshot has a newer held_since, so the re-check of its locked row skips it (its new holder,
-    // staged after the snapshot, would look gone).
+    // completed within the key's window. A slice of the primary key per pass, after the last one's end (a
+    // clock hand: no index beyond the primary key, which every keyed submission would pay for). Only keys held
+    // for longer than :ageSeconds: a key taken over since this statement's snapshot has a newer held_since, so
+    // the re-check of its locked row skips it (its new holder, staged after the snapshot, would look gone).
     private static final Sql KEYS = Sql.of("""
-            DELETE FROM dispatch.submission_keys WHERE ctid = ANY (ARRAY(
-                SELECT k.ctid FROM dispatch.submission_keys k
-                 WHERE k.held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
-                   AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs s WHERE s.id = k.submission_id)
-                   AND NOT EXISTS (SELECT 1 FROM dispatch.admissions a JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
-                                    WHERE a.submission_id = k.submission_id)
-                   AND (k.window_ms IS NULL OR NOT EXISTS (
-                        SELECT 1 FROM dispatch.admissions a JOIN job_execution e ON e.jobexecutionid = a.execution_id
-                         WHERE a.submission_id = k.submission_id AND e.batchstatus = 'COMPLETED'
-                           AND e.endtime > clock_timestamp() - make_interval(secs => k.window_ms / 1000.0)))
-                 ORDER BY k.held_since LIMIT :limit
-                   FOR UPDATE SKIP LOCKED))
-              AND held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
+            WITH slice AS MATERIALIZED (
+                SELECT policy_name, kind, key FROM dispatch.submission_keys
+                 WHERE (policy_name, kind, key) > (:fromPolicy, :fromKind, :fromKey)
+                 ORDER BY policy_name, kind, key LIMIT :limit),
+            gone AS (
+                DELETE FROM dispatch.submission_keys d WHERE d.ctid = ANY (ARRAY(
+                    SELECT k.ctid FROM dispatch.submission_keys k JOIN slice USING (policy_name, kind, key)
+                     WHERE k.held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
+                       AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs s WHERE s.id = k.submission_id)
+                       AND NOT EXISTS (SELECT 1 FROM dispatch.admissions a JOIN dispatch.inflight_jobs i ON i.execution_id = a.execution_id
+                                        WHERE a.submission_id = k.submission_id)
+                       AND (k.window_ms IS NULL OR NOT EXISTS (
+                            SELECT 1 FROM dispatch.admissions a JOIN job_execution e ON e.jobexecutionid = a.execution_id
+                             WHERE a.submission_id = k.submission_id AND e.batchstatus = 'COMPLETED'
+                               AND e.endtime > clock_timestamp() - make_interval(secs => k.window_ms / 1000.0)))
+                       FOR UPDATE OF k SKIP LOCKED))
+                  AND d.held_since < clock_timestamp() - make_interval(secs => :ageSeconds)
+                RETURNING 1)
+            SELECT (SELECT count(*) FROM gone), last.policy_name, last.kind, last.key
+              FROM (SELECT * FROM slice ORDER BY policy_name DESC, kind DESC, key DESC LIMIT 1) last
+             RIGHT JOIN (SELECT 1) one ON true
             """);
+
+    /** Where the keys' sweep goes on from: the last key of the last slice ({@code ""}s: the start). */
+    private volatile String[] keysFrom = {"", "", ""};
 
     private static final Sql ADAPTIVE = Sql.of("""
             DELETE FROM dispatch.adaptive_stats a
@@ -164,9 +176,17 @@ public class SweepRepository {
         return deleteOlderThan(DISCARDED, age, true);
     }
 
-    /** Keys no submission holds any more, held for longer than a minute. */
+    /**
+     * Keys no submission holds any more, held for longer than a minute, among the next slice of keys (from where
+     * the last pass stopped; back to the start after the last).
+     */
     public int releasedKeys() {
-        return deleteOlderThan(KEYS, Duration.ofMinutes(1), true);
+        String[] from = keysFrom;
+        Object[] result = jdbc.query(KEYS, Params.of().float8("ageSeconds", 60.0).integer("limit", BATCH)
+                        .text("fromPolicy", from[0]).text("fromKind", from[1]).text("fromKey", from[2]),
+                rs -> new Object[] {rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4)}).get(0);
+        keysFrom = result[1] == null ? new String[] {"", "", ""} : new String[] {(String) result[1], (String) result[2], (String) result[3]};
+        return (Integer) result[0];
     }
 
     public int tenantCountsOutsideEveryWindow() {

@@ -47,6 +47,10 @@ public class FaultPolicies {
     public static final String ITEMS_JOB = "fault-items";
     public static final int ITEM_RATE = 20;
 
+    /** Scenario (k): jobs unique by their {@code order} parameter while staged or running (ADR 0036). */
+    public static final String UNIQUE_POLICY = "fault-unique";
+    public static final String UNIQUE_JOB = "fault-unique";
+
     /** The jobs {@code /fault/submit-job} may submit, with parameters of the caller's. */
     public static final java.util.Set<String> CONTROL_JOBS = java.util.Set.of(PAUSE_JOB, ITEMS_JOB);
 
@@ -95,6 +99,15 @@ public class FaultPolicies {
         return Policy.named(PAUSE_POLICY).governs(PAUSE_JOB)
                 .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
                 .partitionBy(ctx -> ctx.get("tenant"))
+                .build();
+    }
+
+    @Produces
+    Policy unique() {
+        return Policy.named(UNIQUE_POLICY).governs(UNIQUE_JOB)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .uniqueBy("order")
                 .build();
     }
 

@@ -38,6 +38,7 @@ public final class FaultDeployment {
                 .addAsManifestResource(resource("faults/batch-jobs/fault-sharded-job.xml"), "batch-jobs/fault-sharded-job.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-ungoverned.xml"), "batch-jobs/fault-ungoverned.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-pause.xml"), "batch-jobs/fault-pause.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-unique.xml"), "batch-jobs/fault-unique.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-items.xml"), "batch-jobs/fault-items.xml");
         WebArchive web = ShrinkWrap.create(WebArchive.class, "fault.war")
                 .addPackage(StormResource.class.getPackage())

@@ -26,6 +26,9 @@ public class StormResource {
     @Inject
     DispatchOperator dispatch;
 
+    @jakarta.annotation.Resource
+    jakarta.enterprise.concurrent.ManagedExecutorService executor;
+
     /** Answers once the application is deployed: what the harness polls after (re)starting WildFly. */
     @GET
     @Path("ping")
@@ -80,6 +83,44 @@ public class StormResource {
         }
         return java.util.Arrays.stream(dispatch.submitAll(job, jobs)).mapToObj(String::valueOf)
                 .collect(Collectors.joining("\n", "", "\n"));
+    }
+
+    /**
+     * {@code POST /fault/submit-unique?order=O&threads=T&each=N}: T threads of this server submit, at once, N jobs each,
+     * one call at a time, all with the uniqueness key {@code order=O} (scenario (k), ADR 0036); a line per call: the
+     * submission id it got, negative when it was a duplicate.
+     */
+    @POST
+    @Path("submit-unique")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String submitUnique(@QueryParam("order") String order, @QueryParam("threads") int threads, @QueryParam("each") int each)
+            throws Exception {
+        if (order == null || order.isBlank() || threads <= 0 || each <= 0) {
+            throw new jakarta.ws.rs.BadRequestException("an order, threads and each > 0");
+        }
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<java.util.List<Long>>> callers = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            callers.add(executor.submit(() -> {
+                go.await();
+                java.util.List<Long> got = new java.util.ArrayList<>();
+                for (int i = 0; i < each; i++) {
+                    java.util.Properties p = new java.util.Properties();
+                    p.setProperty("tenant", "u");
+                    p.setProperty("order", order);
+                    p.setProperty("sleepMs", "15000"); // staged or running all through the burst: its key is held
+                    io.dispatchpolicy.api.Submitted s = dispatch.submitEach(FaultPolicies.UNIQUE_JOB, java.util.List.of(p)).get(0);
+                    got.add(s.outcome() == io.dispatchpolicy.api.Submitted.Outcome.DUPLICATE ? -s.submissionId() : s.submissionId());
+                }
+                return got;
+            }));
+        }
+        go.countDown();
+        StringBuilder lines = new StringBuilder();
+        for (java.util.concurrent.Future<java.util.List<Long>> f : callers) {
+            f.get().forEach(id -> lines.append(id).append('\n'));
+        }
+        return lines.toString();
     }
 
     /** {@code POST /fault/submit-failing}: stages one always-failing job; its submission id. */

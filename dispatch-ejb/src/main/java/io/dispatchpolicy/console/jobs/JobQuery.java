@@ -9,7 +9,7 @@ import java.io.Serializable;
  * @param by     what {@code value} is
  * @param value  the submission or execution id, the job name, the partition key, {@code name=value}, or a uniqueness or
  *               debounce key (ADR 0036)
- * @param policy with {@link By#PARTITION}: the partition's policy
+ * @param policy with {@link By#PARTITION} and {@link By#KEY}: the partition's or the key's policy
  * @param before only submissions below this id; {@link Long#MAX_VALUE} for the newest
  */
 public record JobQuery(By by, String value, String policy, long before, int limit) implements Serializable {
@@ -35,6 +35,9 @@ public record JobQuery(By by, String value, String policy, long before, int limi
         }
         if (by == By.PARTITION && (policy == null || policy.isBlank())) {
             throw new JobRequestRefused("A partition is found within its policy: name the policy");
+        }
+        if (by == By.KEY && (policy == null || policy.isBlank())) {
+            throw new JobRequestRefused("A key is found within its policy: name the policy");
         }
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new JobRequestRefused("A page holds 1 to " + MAX_LIMIT + " jobs, not " + limit);

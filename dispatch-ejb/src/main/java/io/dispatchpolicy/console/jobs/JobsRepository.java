@@ -73,7 +73,8 @@ public class JobsRepository {
     private static final String EXECUTIONS_OF = "(SELECT jobexecutionid FROM job_execution WHERE jobinstanceid = {{instanceOf}})";
     private static final String PARTITIONS_OF = "(SELECT id FROM dispatch.partitions WHERE policy_name = :policy AND partition_key = :partitionKey)";
     // JBeret stores parameters as "name = value" lines (BatchUtil.propertiesToString): the lines' array is indexed
-    private static final String KEYED = "(SELECT submission_id FROM dispatch.submission_keys WHERE key = :key)";
+    private static final String KEYED = "(SELECT submission_id FROM dispatch.submission_keys WHERE policy_name = :policy "
+            + "AND kind IN ('debounce', 'unique') AND key = :key)";
     private static final String HAS_PARAMETER = "string_to_array(e.jobparameters, E'\\n') @> ARRAY[:parameterLine::text]";
 
     /** Per key, FIND with the staged, dead and admitted branch's conditions. */
@@ -159,7 +160,7 @@ public class JobsRepository {
         Params params = Params.of();
         return switch (q.by()) {
             case SUBMISSION -> params.bigint("submission", q.id());
-            case KEY -> params.text("key", q.value());
+            case KEY -> params.text("policy", q.policy()).text("key", q.value());
             case EXECUTION -> params.bigint("execution", q.id());
             case JOB -> params.text("jobName", q.value());
             case PARTITION -> params.text("policy", q.policy()).text("partitionKey", q.value());

@@ -90,6 +90,7 @@ public class DefaultMonitoring implements Monitoring {
     public Summary summary() {
         long[] t = repository.totals();
         long[] w = repository.windows();
+        long[] discarded = repository.discarded();
         double rate1 = w[0] / 60.0;
         double rate5 = w[1] / 300.0;
         double rate15 = w[2] / 900.0;
@@ -102,7 +103,7 @@ public class DefaultMonitoring implements Monitoring {
         return new Summary(t[0], t[1], t[5], t[6], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
                 failureRate, hints(busy, drain, failureRate, t[4], rate5, target), nodeStatus(),
-                repositoryHealth(), Instant.now());
+                repositoryHealth(), Instant.now(), discarded[0], discarded[1]);
     }
 
     private RepositoryHealth repositoryHealth() {

@@ -26,6 +26,12 @@ public class MonitoringRepository {
 
     private static final Sql DEAD = Sql.of("SELECT count(*) FROM dispatch.dead_jobs");
 
+    // Jobs a submission control took out without running them in the last 24 hours (ADR 0036), off discarded_jobs_at_idx.
+    private static final Sql DISCARDED = Sql.of("""
+            SELECT count(*) FILTER (WHERE reason = 'expired'), count(*) FILTER (WHERE reason <> 'expired')
+              FROM dispatch.discarded_jobs WHERE discarded_at > clock_timestamp() - interval '24 hours'
+            """);
+
     // Every node writes one sample per tick; windows sum the admissions of samples that started in them.
     private static final Sql WINDOWS = Sql.of("""
             SELECT coalesce(sum(admitted) FILTER (WHERE started_at > clock_timestamp() - interval '1 minute'), 0),
@@ -168,6 +174,11 @@ public class MonitoringRepository {
         t[5] = jdbc.query(IN_FLIGHT, Params.of(), rs -> rs.getLong(1)).get(0);
         t[6] = jdbc.query(DEAD, Params.of(), rs -> rs.getLong(1)).get(0);
         return t;
+    }
+
+    /** {expired, dropped or replaced} in the last 24 hours. */
+    public long[] discarded() {
+        return jdbc.query(DISCARDED, Params.of(), rs -> new long[] {rs.getLong(1), rs.getLong(2)}).get(0);
     }
 
     /** {admitted 1 min, 5 min, 15 min, busy ms 5 min, tick ms 5 min, completed 15 min, failed 15 min} */

@@ -26,11 +26,13 @@ import java.util.List;
  * @param failureRate            share of executions that FAILED among those ended in the last 15 minutes
  * @param hints                  what an operator should look at
  * @param node                   this node's tick, database reachability and held policies
+ * @param expired24h             jobs that expired at their deadline in the last 24 hours, never run (ADR 0036)
+ * @param discarded24h           jobs a backlog cap dropped or replaced in the last 24 hours
  */
 public record Summary(long pending, long parked, long inFlight, long dead, long admittedTotal, long deniedPartitions, long partitions,
                       double admittedPerSecond1m, double admittedPerSecond5m, double admittedPerSecond15m,
                       List<TrendPoint> pendingTrend, String trendDirection, List<KeyCount> denialReasons,
                       double tickBusyRatio, double tickMaxDurationSeconds, Double throughputTarget, Double drainMinutes,
                       double failureRate, List<Hint> hints, NodeStatus node, RepositoryHealth repository,
-                      Instant generatedAt) implements java.io.Serializable {
+                      Instant generatedAt, long expired24h, long discarded24h) implements java.io.Serializable {
 }
