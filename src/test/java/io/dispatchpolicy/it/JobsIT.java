@@ -121,7 +121,8 @@ class JobsIT extends EngineTest {
                 .hasMessageContaining("whole number");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARAMETER, "tenant", null, 0, 10)).hasMessageContaining("name=value");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARTITION, "k", " ", 0, 10)).hasMessageContaining("name the policy");
-        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition or parameter");
+        assertThatThrownBy(() -> new JobQuery(JobQuery.By.KEY, "order=1", null, 0, 10)).hasMessageContaining("A key is found within its policy");
+        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition, parameter or key");
         assertThatThrownBy(() -> jobs.life(Long.MAX_VALUE - 1).orElseThrow(() -> new IllegalStateException("none")))
                 .hasMessage("none");
         assertThatThrownBy(() -> jobs.stop(Long.MAX_VALUE - 1, Operators.ADMIN)).isInstanceOf(JobRequestRefused.class).hasMessageContaining("No job");

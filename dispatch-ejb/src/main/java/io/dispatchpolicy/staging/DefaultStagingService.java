@@ -122,13 +122,15 @@ public class DefaultStagingService implements StagingService {
         List<Integer> toStage = new ArrayList<>(submissions.size());
         List<Long> ids = new ArrayList<>(submissions.size());
         uniqueClaims(policy, keys, result, toStage, ids);
-        List<Submission> debouncedStaged = debounce(policy, jobName, user, keys, submissions, result, toStage, ids, timeouts, deadline);
-        List<Submission> staging0 = toStage.stream().map(submissions::get).toList();
         Optional<BacklogCap> cap = controls.cap();
-        if (cap.isPresent() && cap.get().overflow() == BacklogCap.Overflow.REJECT) {
-            refuseOverCap(policy, cap.get().max(), staging0);
+        Optional<Integer> rejectOver = cap.filter(c -> c.overflow() == BacklogCap.Overflow.REJECT).map(BacklogCap::max);
+        List<Submission> debouncedStaged = debounce(policy, jobName, user, keys, submissions, result, toStage, ids, timeouts, deadline,
+                rejectOver);
+        List<Submission> placed = noisyTenants.place(policy, effective, toStage.stream().map(submissions::get).toList(),
+                named.isPresent());
+        if (rejectOver.isPresent()) {
+            refuseOverCap(policy, rejectOver.get(), placed); // in the lanes demotion placed them in: the rows they go to
         }
-        List<Submission> placed = noisyTenants.place(policy, effective, staging0, named.isPresent());
         long[] staged = placed.isEmpty() ? new long[0] : staging.stage(policy.name(), jobName, user, placed, null,
                 policy.priorityAging().orElse(null), timeouts, ids, deadline);
         for (int i = 0; i < staged.length; i++) {
@@ -249,7 +251,7 @@ public class DefaultStagingService implements StagingService {
      */
     private List<Submission> debounce(Policy policy, String jobName, String user, Keys keys, List<Submission> submissions,
                                       Submitted[] result, List<Integer> toStage, List<Long> ids, JobTimeouts timeouts,
-                                      StagingRepository.Deadline deadline) {
+                                      StagingRepository.Deadline deadline, Optional<Integer> rejectOver) {
         if (keys.debounce() == null) {
             return List.of();
         }
@@ -270,6 +272,9 @@ public class DefaultStagingService implements StagingService {
             }
             Submission due = new Submission(s.jobName(), s.parameters(), s.partitionKey(), s.lane(), s.contextJson(), s.priority(),
                     d.period().toMillis(), null, s.tenant(), s.shard(), s.cost());
+            if (rejectOver.isPresent()) {
+                refuseOverCap(policy, rejectOver.get(), List.of(due));
+            }
             long id = staging.stage(policy.name(), jobName, user, List.of(due), null, policy.priorityAging().orElse(null), timeouts,
                     java.util.Collections.singletonList(claim.submissionId()), deadline)[0];
             result[i] = new Submitted(id, Submitted.Outcome.STAGED);

@@ -108,7 +108,7 @@ public class StormResource {
                     java.util.Properties p = new java.util.Properties();
                     p.setProperty("tenant", "u");
                     p.setProperty("order", order);
-                    p.setProperty("sleepMs", "15000"); // staged or running all through the burst: its key is held
+                    p.setProperty("sleepMs", "8000"); // staged or running all through the burst (about 4 s): its key is held
                     io.dispatchpolicy.api.Submitted s = dispatch.submitEach(FaultPolicies.UNIQUE_JOB, java.util.List.of(p)).get(0);
                     got.add(s.outcome() == io.dispatchpolicy.api.Submitted.Outcome.DUPLICATE ? -s.submissionId() : s.submissionId());
                 }

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The Jobs view: find jobs by submission id, execution id, job name, partition or parameter. The search
+ * The Jobs view: find jobs by submission id, execution id, job name, partition, parameter or key. The search
  * is in the address ({@code jobs.xhtml?by=partition&policy=p&value=k}), so a search can be bookmarked
  * or linked from an alert; pages go back in time by keyset ({@code before}), newest first.
  */
