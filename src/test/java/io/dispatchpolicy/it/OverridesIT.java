@@ -207,12 +207,13 @@ class OverridesIT extends EngineTest {
             partitions.setOverride(partition, new OverrideChange("lane", "a", "min", 10.0, null), Operators.OPERATOR);
             await().atMost(Duration.ofSeconds(90)).until(() -> db.count(
                     "SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = 'it-lanes-min'") == 0);
-            long since = db.count("SELECT coalesce(max(submission_id), 0) FROM dispatch.admissions");
+            long since = db.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint"); // ids are cached per connection
             stage("it-lanes-min", "ov-lane-a", 20, new io.dispatchpolicy.api.SubmitOption[] {io.dispatchpolicy.api.SubmitOption.lane("a")}, "sleepMs", "3000");
             stage("it-lanes-min", "ov-lane-b", 20, new io.dispatchpolicy.api.SubmitOption[] {io.dispatchpolicy.api.SubmitOption.lane("b")}, "sleepMs", "3000");
             ticks.iterate();
             assertThat(db.strings("SELECT p.lane || ' ' || count(*) FROM dispatch.admissions a JOIN dispatch.partitions p "
-                    + "ON p.id = a.partition_id WHERE p.policy_name = 'it-lanes-min' AND a.submission_id > ? GROUP BY p.lane", since))
+                    + "ON p.id = a.partition_id WHERE p.policy_name = 'it-lanes-min' AND a.admitted_at > to_timestamp(? / 1000.0) GROUP BY p.lane",
+                    since))
                     .containsExactly("a 10");
         } finally {
             partitions.clearOverride(partition, "lane", "a", "min", Operators.OPERATOR);

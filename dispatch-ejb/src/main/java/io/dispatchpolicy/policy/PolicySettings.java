@@ -252,6 +252,11 @@ public class PolicySettings {
             }
             cap = max.isPresent() ? new io.dispatchpolicy.spi.BacklogCap(max.getAsInt(), overflow) : null;
         }
+        if (uniqueBy != null && debounceBy != null) {
+            String property = settings.raw(base + "debounce-by").isPresent() ? base + "debounce-by" : base + "unique-by";
+            throw new InvalidSettingException(property, settings.raw(property).orElse(""),
+                    "either a uniqueness key or a debounce key, not both (set the other to none)");
+        }
         return new SubmissionControls(uniqueBy, uniqueBy == null ? null : uniqueness, expireAfter, debounceBy,
                 debounceBy == null ? null : debounce, cap);
     }

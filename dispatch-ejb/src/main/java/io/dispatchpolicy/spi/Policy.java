@@ -688,6 +688,10 @@ public final class Policy {
             if (partitionBy == null) {
                 throw new PolicyDeclarationException("Policy '" + name + "' has no partitionBy: it is required");
             }
+            if (uniqueBy != null && debounceBy != null) {
+                throw new PolicyDeclarationException("Policy '" + name + "' declares both a uniqueness key and a debounce key: "
+                        + "a job is either unique or debounced");
+            }
             String problem = lanesProblem(lanes, defaultLane, capacity, demotions, retries.lane().orElse(null));
             if (problem != null) {
                 throw new PolicyDeclarationException("Policy '" + name + "': " + problem);

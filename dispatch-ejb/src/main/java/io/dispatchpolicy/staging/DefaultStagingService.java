@@ -265,7 +265,8 @@ public class DefaultStagingService implements StagingService {
             Submission s = submissions.get(i);
             SubmissionKeys.Claim claim = submissionKeys.claimDebounce(policy.name(), k,
                     io.dispatchpolicy.infrastructure.persistence.JsonCodec.write(s.parameters().asMap()), d.period().toMillis(),
-                    s.partitionKey(), s.lane(), new SubmissionKeys.Terms(0, null, d.maxWait().toMillis()));
+                    s.partitionKey(), s.lane(), new SubmissionKeys.Terms(0, null, d.maxWait().toMillis()), deadline.atMillis(),
+                    deadline.afterMillis());
             if (!claim.won()) {
                 result[i] = new Submitted(claim.submissionId(), Submitted.Outcome.DEBOUNCED);
                 continue;

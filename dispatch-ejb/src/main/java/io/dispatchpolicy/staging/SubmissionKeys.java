@@ -84,12 +84,18 @@ public class SubmissionKeys {
 
     // A debounced holder still staged, not yet due and in the same partition takes the newest parameters and
     // is pushed back: a period from now, never past its key's first submission + max wait.
+    // Its deadline is the newest submission's too, counted from the new due time as staging counts it.
     private static final Sql DEBOUNCE = Sql.of("""
             UPDATE dispatch.staged_jobs s
                SET job_parameters = :parameters::jsonb,
-                   due_at = least(clock_timestamp() + make_interval(secs => :periodMs::bigint / 1000.0),
-                                  k.held_since + make_interval(secs => k.max_wait_ms / 1000.0))
-              FROM dispatch.submission_keys k, dispatch.partitions p
+                   due_at = n.due,
+                   expires_at = CASE WHEN :expireAtMs::bigint IS NOT NULL THEN to_timestamp(:expireAtMs::bigint / 1000.0)
+                                     WHEN :expireAfterMs::bigint IS NOT NULL
+                                     THEN n.due + make_interval(secs => :expireAfterMs::bigint / 1000.0) END
+              FROM dispatch.submission_keys k
+             CROSS JOIN LATERAL (SELECT least(clock_timestamp() + make_interval(secs => :periodMs::bigint / 1000.0),
+                                              k.held_since + make_interval(secs => k.max_wait_ms / 1000.0)) AS due) n,
+                   dispatch.partitions p
              WHERE k.policy_name = :policy AND k.kind = 'debounce' AND k.key = :key
                AND s.id = k.submission_id AND s.due_at > clock_timestamp() AND NOT s.bypass
                AND p.id = s.partition_id AND p.partition_key = :partitionKey AND p.lane = :lane
@@ -150,17 +156,19 @@ public class SubmissionKeys {
     /**
      * Claims a debounce key for one job, in the caller's transaction: while its holder is staged, not yet due
      * and in the same partition, the holder takes these parameters and is pushed back (not won); otherwise the
-     * key is the job's (won), to be staged due in {@code periodMs}.
+     * key is the job's (won), to be staged due in {@code periodMs}. The holder takes the submission's deadline too (an instant,
+     * or a wait after its new due time), as it takes its parameters.
      */
     public Claim claimDebounce(String policy, String key, String parametersJson, long periodMs, String partitionKey, String lane,
-                               Terms terms) {
+                               Terms terms, Long expireAtMs, Long expireAfterMs) {
         Map<String, Claim> claims = new LinkedHashMap<>();
         if (insert(policy, Kind.DEBOUNCE, List.of(key), terms, claims).isEmpty()) {
             return claims.get(key);
         }
         lock(policy, Kind.DEBOUNCE, List.of(key));
         List<Long> pushed = jdbc.query(DEBOUNCE, Params.of().text("policy", policy).text("key", key).text("parameters", parametersJson)
-                .bigint("periodMs", periodMs).text("partitionKey", partitionKey).text("lane", lane), rs -> rs.getLong(1));
+                .bigint("periodMs", periodMs).text("partitionKey", partitionKey).text("lane", lane)
+                .bigint("expireAtMs", expireAtMs).bigint("expireAfterMs", expireAfterMs), rs -> rs.getLong(1));
         if (!pushed.isEmpty()) {
             absorb(policy, Kind.DEBOUNCE, List.of(key), k -> 1);
             return new Claim(pushed.get(0), false);

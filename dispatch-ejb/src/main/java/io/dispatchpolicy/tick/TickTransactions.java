@@ -55,6 +55,11 @@ public class TickTransactions {
      */
     static final int EXPIRE_BATCH = 500;
 
+    /** How often this node looks for jobs past their deadline: a job expires within this and an iteration of it. */
+    static final long EXPIRE_EVERY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(250);
+
+    private volatile long lastExpiry = System.nanoTime() - EXPIRE_EVERY_NANOS;
+
     /**
      * Expires up to {@code limit} staged jobs past their deadline (database clock, ADR 0036): recorded EXPIRED,
      * out of their partitions. @return how many
@@ -67,7 +72,13 @@ public class TickTransactions {
 
     /** Moves up to {@code limit} scheduled jobs whose time has come (database clock) into their partitions' waiting sets; @return how many. */
     public int promoteDue(int limit) {
-        expireDue(EXPIRE_BATCH); // first, in the same transaction: a delayed job past its deadline is never promoted (ADR 0036)
+        // first, in the same transaction: a delayed job past its deadline is never promoted (ADR 0036); at most every
+        // EXPIRE_EVERY, so an iteration mostly pays nothing for it (the admission expires what it takes anyway)
+        long now = System.nanoTime();
+        if (now - lastExpiry >= EXPIRE_EVERY_NANOS) {
+            lastExpiry = now;
+            expireDue(EXPIRE_BATCH);
+        }
         return dueJobs.promoteDue(limit);
     }
 

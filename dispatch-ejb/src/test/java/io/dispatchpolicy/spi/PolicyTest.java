@@ -39,6 +39,28 @@ class PolicyTest {
     }
 
     @Test
+    void submissionControlsAreCheckedAtDeclaration() {
+        assertThatThrownBy(() -> Policy.named("p").governs("j").partitionBy(c -> "x").uniqueBy("order")
+                .debounce(KeyFunction.parameters("order"), java.time.Duration.ofSeconds(1), null).build())
+                .isInstanceOf(PolicyDeclarationException.class).hasMessageContaining("either unique or debounced");
+        assertThatThrownBy(() -> Policy.named("p").uniqueBy()).hasMessageContaining("name at least one job parameter");
+        assertThatThrownBy(() -> Policy.named("p").expireAfter(java.time.Duration.ZERO)).hasMessageContaining("expireAfter must be more than 0");
+        assertThatThrownBy(() -> Policy.named("p").debounce(KeyFunction.parameters("a"), java.time.Duration.ofSeconds(5),
+                java.time.Duration.ofSeconds(2))).hasMessageContaining("at least the period");
+        assertThatThrownBy(() -> Uniqueness.covering(null, Uniqueness.State.RUNNING)).hasMessageContaining("covers STAGED always");
+        assertThatThrownBy(() -> Uniqueness.covering(java.time.Duration.ofSeconds(1), Uniqueness.State.STAGED))
+                .hasMessageContaining("COMPLETED");
+        Properties params = new Properties();
+        params.setProperty("b", "x&y=z");
+        assertThat(KeyFunction.parameters("a", "b").keyOf(params)).isEqualTo("a=&b=x%26y%3Dz");
+        assertThat(KeyFunction.parameters("a").keyOf(params)).as("none of its parameters: no key").isNull();
+        Policy p = Policy.named("p").governs("j").partitionBy(c -> "x").backlogCap(3, BacklogCap.Overflow.KEEP_NEWEST)
+                .expireAfter(java.time.Duration.ofMinutes(1)).build();
+        assertThat(p.backlogCap()).contains(new BacklogCap(3, BacklogCap.Overflow.KEEP_NEWEST));
+        assertThat(BacklogCap.Overflow.DROP_OLDEST.setting()).isEqualTo("drop-oldest");
+    }
+
+    @Test
     void lanesAndTheirDefaultAreDeclaredInOrder() {
         Policy p = Policy.named("p").governs("j").partitionBy(c -> "x").capacity(10)
                 .lane("critical", 6, 2).lane("default", 3).lane("bulk", 1).build();

@@ -153,26 +153,28 @@ class SubmissionKeysTest {
     void aDebouncedJobTakesTheNewestParametersAndIsPushedBackNeverPastItsLongestWait() {
         SubmissionKeys.Terms wait5s = new SubmissionKeys.Terms(0, null, 5_000L);
         SubmissionKeys.Claim first = tx.inTransaction(() -> {
-            SubmissionKeys.Claim c = keys.claimDebounce(POLICY, "d", "{\"v\":\"1\"}", 2_000, "a", "", wait5s);
+            SubmissionKeys.Claim c = keys.claimDebounce(POLICY, "d", "{\"v\":\"1\"}", 2_000, "a", "", wait5s, null, null);
             stage(c.submissionId(), "2 seconds");
             return c;
         });
         assertThat(first.won()).isTrue();
-        SubmissionKeys.Claim second = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{\"v\":\"2\"}", 4_000, "a", "", wait5s));
+        SubmissionKeys.Claim second = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{\"v\":\"2\"}", 4_000, "a", "", wait5s, null, 10_000L));
         assertThat(second).isEqualTo(new SubmissionKeys.Claim(first.submissionId(), false));
         assertThat(db.strings("SELECT job_parameters->>'v' FROM dispatch.staged_jobs WHERE id = ?", first.submissionId())).containsExactly("2");
         long dueInMs = db.count("SELECT (extract(epoch FROM due_at - clock_timestamp()) * 1000)::bigint FROM dispatch.staged_jobs WHERE id = ?",
                 first.submissionId());
         assertThat(dueInMs).as("pushed to 4 s from now").isBetween(3_000L, 4_000L);
-        SubmissionKeys.Claim capped = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{\"v\":\"3\"}", 60_000, "a", "", wait5s));
+        assertThat(db.count("SELECT (extract(epoch FROM expires_at - due_at) * 1000)::bigint FROM dispatch.staged_jobs WHERE id = ?",
+                first.submissionId())).as("its deadline the newest submission's: 10 s after its new due time").isEqualTo(10_000L);
+        SubmissionKeys.Claim capped = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{\"v\":\"3\"}", 60_000, "a", "", wait5s, null, null));
         assertThat(capped.won()).isFalse();
         long cappedMs = db.count("SELECT (extract(epoch FROM due_at - k.held_since) * 1000)::bigint FROM dispatch.staged_jobs s "
                 + "JOIN dispatch.submission_keys k ON k.submission_id = s.id WHERE s.id = ?", first.submissionId());
         assertThat(cappedMs).as("never past the first submission + 5 s").isEqualTo(5_000L);
-        SubmissionKeys.Claim elsewhere = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{}", 2_000, "b", "", wait5s));
+        SubmissionKeys.Claim elsewhere = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{}", 2_000, "b", "", wait5s, null, null));
         assertThat(elsewhere.won()).as("a submission for another partition takes the key over").isTrue();
         db.update("UPDATE dispatch.staged_jobs SET due_at = NULL WHERE id = ?", first.submissionId());
-        SubmissionKeys.Claim due = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{}", 2_000, "a", "", wait5s));
+        SubmissionKeys.Claim due = tx.inTransaction(() -> keys.claimDebounce(POLICY, "d", "{}", 2_000, "a", "", wait5s, null, null));
         assertThat(due.won()).as("its holder (the other partition's) was never staged here").isTrue();
     }
 }
