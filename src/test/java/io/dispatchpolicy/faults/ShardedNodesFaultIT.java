@@ -34,6 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parameters of the admitted execution and matched with the partition's key); the sharded policy's
  * partitions carry their shard and the unsharded one's {@code ''}; and each node admitted at least one
  * job of the unsharded policy (every node admits it).
+ *
+ * <p>Then scenario (i) on the same two servers, while (g)'s storms still run: {@link SuspendedNode}, a
+ * {@code :suspend} of {@code a} for 10 s. The checks of (g) hold through it: the suspend stops b's running
+ * executions too (through the shared repository), and b runs them again — only its shard's.
  */
 class ShardedNodesFaultIT {
 
@@ -41,7 +45,7 @@ class ShardedNodesFaultIT {
     private static final String B = "b";
 
     @Test
-    void eachShardIsAdmittedOnlyByItsNodeAndUnshardedWorkByBoth() {
+    void eachShardIsAdmittedOnlyByItsNodeAndUnshardedWorkByBothAlsoThroughASuspendOfOne() throws SQLException {
         FaultSettings settings = FaultSettings.fromSystemProperties().withStormOf("fault.shards", 300, "100-500");
         int tenants = Integer.getInteger("fault.shards.tenants", 10);
         List<ServerSpec> specs = List.of(
@@ -49,7 +53,8 @@ class ShardedNodesFaultIT {
                 ServerSpec.named(A, 0).withNodeName("fault-node-a").withProperties("-Ddispatch.shards=" + FaultPolicies.EVEN));
         try (FaultRun run = FaultRun.start("g-sharded-nodes",
                 "node a admits shard even, b shard odd: a policy sharded by tenant parity and an unsharded one, both"
-                        + " submitted through both nodes; no fault",
+                        + " submitted through both nodes; then (i): another storm of the sharded one, :suspend of a for 10 s,"
+                        + " then :resume",
                 settings, specs, List.of(Workload.SHARDED, Workload.STORM))) {
             Map<String, UUID> boots = new LinkedHashMap<>();
             boots.put(A, run.bootId(A));
@@ -60,7 +65,7 @@ class ShardedNodesFaultIT {
 
             run.submitStormThrough(Workload.SHARDED, settings.jobs(), tenants, settings.sleepMs(), A, B);
             run.submitStormThrough(Workload.STORM, settings.jobs(), tenants, settings.sleepMs(), A, B);
-            run.noFault("none: sharded admission by two nodes");
+            SuspendedNode.suspendOfAHoldsItsAdmissionsWhileBKeepsAdmitting(run, A, B);
 
             Map<String, Object> figures = new LinkedHashMap<>();
             run.note("admissions", figures);

@@ -35,7 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     tenant's jobs are admitted during it;</li>
  * <li>three chunk jobs of one tenant, run on both nodes, draw from its item bucket (deliverable 4, ADR 0034): 300
  *     items at 20 a second, a bucket of 20 — in every window of their reads (timed by the database's clock), at
- *     most 20 a second times its length plus one bucket, within 5 %.</li>
+ *     most 20 a second times its length plus one bucket, within 5 %;</li>
+ * <li>one uniqueness key submitted 1,000 times by 4 threads on each node at once: one job staged;</li>
+ * <li>scenario (l), {@link UngovernedKill}: {@code kill -9} of {@code b} while both run jobs no policy governs;
+ *     {@code a} marks and restarts b's, and leaves its own.</li>
  * </ul>
  */
 class StopAnywhereFaultIT {
@@ -45,10 +48,12 @@ class StopAnywhereFaultIT {
     @Test
     void anOperatorOnOneNodeStopsAJobTheOtherNodeRuns() {
         FaultSettings settings = FaultSettings.fromSystemProperties().withStormOf("fault.stop", 40, "8000");
-        List<ServerSpec> specs = List.of(ServerSpec.named("b", 100).withNodeName("fault-node-b"),
-                ServerSpec.named("a", 0).withNodeName("fault-node-a"));
+        // (l) kills b at the end: both nodes recover a gone node's ungoverned executions
+        List<ServerSpec> specs = List.of(ServerSpec.named("b", 100).withNodeName("fault-node-b").withProperties(UngovernedKill.RECOVER),
+                ServerSpec.named("a", 0).withNodeName("fault-node-a").withProperties(UngovernedKill.RECOVER));
         try (FaultRun run = FaultRun.start("k-stop-from-any-node", "an operator on a stops a job b runs, and one a runs; then a job's pause of its partition and a tenant's item"
-                        + " bucket, each held on both nodes",
+                        + " bucket, each held on both nodes; a key submitted 1,000 times on both; (l) kill -9 of b while both run"
+                        + " ungoverned jobs, a repairs b's",
                 settings, specs, List.of(Workload.STORM))) {
             UUID a = run.bootId("a");
             UUID b = run.bootId("b");
@@ -86,6 +91,9 @@ class StopAnywhereFaultIT {
             run.checkAlso(() -> items.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", items)));
             List<String> unique = oneJobForAKeySubmittedOnBothNodes(run);
             run.checkAlso(() -> unique.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", unique)));
+            // last, as it kills b: scenario (l) on the same two servers
+            List<String> ungoverned = UngovernedKill.survivorRepairsTheDeadNodesExecutions(run);
+            run.checkAlso(() -> ungoverned.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", ungoverned)));
 
             Verdict verdict = run.drainAndCheck(settings.drain());
             assertTrue(verdict.holds(), verdict::describe);

@@ -13,16 +13,20 @@ import java.util.Properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** 10,000 jobs in one call: staged in a handful of statements, then every one admitted and run once. */
+/**
+ * 2,000 jobs in one call: staged together, then every one admitted and run once by JBeret. A call larger
+ * than one statement's chunk is staged in the engine's tests ({@code BulkStagingTest}, 20,500 jobs); a
+ * call of 10,000 is timed by the benchmark.
+ */
 class BulkSubmissionIT extends SystemTest {
 
-    private static final int JOBS = 10_000;
+    private static final int JOBS = 2_000;
 
     @Inject
     DispatchOperator dispatch;
 
     @Test
-    void tenThousandJobsInOneCall() {
+    void twoThousandJobsInOneCallRunOnceEach() {
         List<Properties> jobs = new ArrayList<>(JOBS);
         for (int i = 0; i < JOBS; i++) {
             jobs.add(Params.of("tenant", "tenant-" + (i % 50), "n", Integer.toString(i)));
