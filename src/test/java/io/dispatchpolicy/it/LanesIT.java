@@ -121,12 +121,10 @@ class LanesIT extends EngineTest {
         iterateSaturated("it-lanes", 10, 700);
         Map<String, Long> byLane = admissionsByLaneAfter("it-lanes", since, 700);
         assertThat(byLane).as("%s", byLane).doesNotContainKey("default");
-        // 6 : 1 within 6 %. It had 2 %: full runs measured 616 : 84 and 632 : 68 (2026-11-27) — the lent share drifts
-        // toward the heavier lane when jobs are shorter than an iteration (LaneRound counts again mid-iteration);
-        // noted to be looked into (issue 36's closing note), not hidden: the bound still fails a lane that gets no
-        // share of the lent slots, or twice its share
-        assertThat(byLane.get("critical")).as("%s", byLane).isBetween(560L, 640L);
-        assertThat(byLane.get("bulk")).as("%s", byLane).isBetween(60L, 140L);
+        // 6 : 1 within 2 % (the drift full runs measured, 616 : 84, came from an iteration that counted again for
+        // seconds with 40 ms jobs: LaneRound now refills at most one capacity's worth per iteration)
+        assertThat(byLane.get("critical")).as("%s", byLane).isBetween(586L, 614L);
+        assertThat(byLane.get("bulk")).as("%s", byLane).isBetween(86L, 114L);
     }
 
     @Test

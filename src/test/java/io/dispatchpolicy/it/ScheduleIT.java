@@ -196,6 +196,74 @@ class ScheduleIT extends EngineTest {
     }
 
     @Test
+    void anOccurrenceNotAdmittedByItsDeadlineExpiresNeverRunsAndTheNextRunIsStaged() {
+        create(every("s-deadline", "it-scheduled", 15, ScheduleUnit.MINUTES, false).withDeadline(Duration.ofSeconds(60)));
+        List<Long> original = future("s-deadline");
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ? AND expires_at = due_at + interval '60 seconds'",
+                original.get(0))).as("its staged row expires a minute after its run time").isEqualTo(1);
+        // staged before an outage of 20 minutes: its run time and its deadline have passed
+        rewind("s-deadline", Duration.ofMinutes(20));
+
+        ticks.iterate(); // the tick's expiry, or the admission that takes it: either records it EXPIRED
+
+        assertThat(dispatch.status(original.get(0)).state()).isEqualTo(SubmissionStatus.State.EXPIRED);
+        assertThat(db.strings("SELECT state || ' ' || reason FROM dispatch.schedule_occurrences WHERE submission_id = ?",
+                original.get(0))).containsExactly("skipped expired");
+        assertThat(db.strings("SELECT reason FROM dispatch.discarded_jobs WHERE submission_id = ?", original.get(0)))
+                .containsExactly("expired");
+        assertThat(db.count("SELECT count(*) FROM dispatch.admissions WHERE submission_id = ?", original.get(0))).isZero();
+        assertThat(futures("s-deadline")).isEqualTo(1);
+        assertThat(future("s-deadline").get(1)).as("the next grid point after now, as after a missed run").isEqualTo(original.get(1));
+        assertThat(db.count("SELECT scheduled_count + pending_count FROM dispatch.partitions WHERE policy_name = 'dispatch-schedules' "
+                + "AND partition_key = 's-deadline'")).as("the expired one out of its partition, the next one in").isEqualTo(1);
+    }
+
+    @Test
+    void aCatchUpWithADeadlineSkipsTheMissedRunsPastItAndRunsTheFirstStillWithinIt() throws Exception {
+        long quarter = Duration.ofMinutes(15).toMillis();
+        long hour = Duration.ofHours(1).toMillis();
+        create(every("s-late", "it-scheduled", 15, ScheduleUnit.MINUTES, true).withDeadline(Duration.ofHours(1)));
+        List<Long> original = future("s-late");
+        // staged before an outage of 5 hours: it expired 4 hours ago, with the 16 missed runs after it
+        rewind("s-late", Duration.ofHours(5));
+        long r = original.get(1) - Duration.ofHours(5).toMillis();
+        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
+        long logBefore = java.nio.file.Files.readAllLines(log).size();
+        long before = dbNow();
+
+        ticks.iterate();
+
+        long after = dbNow();
+        assertThat(db.strings("SELECT state || ' ' || reason FROM dispatch.schedule_occurrences WHERE submission_id = ?",
+                original.get(0))).containsExactly("skipped expired");
+        // the occurrence staged after it (the same iteration may have admitted it already: it is due at once)
+        long first = db.count("SELECT (extract(epoch FROM o.run_at) * 1000)::bigint FROM dispatch.schedule_occurrences o "
+                + "JOIN dispatch.schedules s ON s.id = o.schedule_id WHERE s.name = 's-late' AND o.submission_id <> ? "
+                + "ORDER BY o.run_at LIMIT 1", original.get(0));
+        assertThat(first % quarter).as("on the grid").isZero();
+        assertThat(first).as("the first run whose hour is still ahead").isGreaterThan(before - hour)
+                .isLessThanOrEqualTo(after - hour + quarter);
+        assertThat(db.strings("SELECT (extract(epoch FROM catch_up_cut_from) * 1000)::bigint || ' ' "
+                + "|| (extract(epoch FROM catch_up_cut_to) * 1000)::bigint FROM dispatch.schedules WHERE name = 's-late'"))
+                .as("the missed runs past their deadline, skipped").containsExactly((r + quarter) + " " + (first - quarter));
+        List<String> written = java.nio.file.Files.readAllLines(log);
+        assertThat(written.subList((int) logBefore, written.size())).filteredOn(l -> l.contains("Schedule 's-late'") && l.contains("WARN"))
+                .singleElement().asString().contains("missed runs are skipped, their deadline having passed too");
+
+        // due at once and within its deadline: it runs
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            ticks.iterate();
+            return db.count("SELECT count(*) FROM dispatch.schedule_occurrences o JOIN dispatch.schedules s ON s.id = o.schedule_id "
+                    + "WHERE s.name = 's-late' AND o.run_at = to_timestamp(? / 1000.0) AND o.state = 'admitted' "
+                    + "AND o.execution_id IS NOT NULL", first) == 1;
+        });
+    }
+
+    private long dbNow() {
+        return db.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint");
+    }
+
+    @Test
     void withoutCatchUpTheMissedOccurrenceIsSkippedAndTheNextIsTheNextGridPoint() {
         create(new ScheduleDefinition("s-nocatch", "it-schedule-serial", Map.of("tenant", "nocatch"), soon(), 1,
                 ScheduleUnit.MINUTES, null, ZoneId.of("UTC"), null, null, false, true));
@@ -349,6 +417,20 @@ class ScheduleIT extends EngineTest {
         System.clearProperty("dispatch.schedule.it-declared.interval");
         pass();
         assertThat(future("it-declared").get(1) % Duration.ofHours(1).toMillis()).isZero();
+
+        // a deadline from standalone.xml replaces the future with one that expires 10 minutes after its run
+        set("dispatch.schedule.it-declared.deadline", "600");
+        pass();
+        List<Long> withDeadline = future("it-declared");
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ? AND expires_at = due_at + interval '600 seconds'",
+                withDeadline.get(0))).isEqualTo(1);
+        set("dispatch.schedule.it-declared.deadline", "0");
+        pass();
+        assertThat(future("it-declared")).as("a deadline of 0 is refused; the last valid one stays").isEqualTo(withDeadline);
+        System.clearProperty("dispatch.schedule.it-declared.deadline");
+        pass();
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id = ? AND expires_at IS NULL",
+                future("it-declared").get(0))).isEqualTo(1);
     }
 
     // ---------------------------------------------------------------- helpers
@@ -391,7 +473,8 @@ class ScheduleIT extends EngineTest {
         long id = future(name).get(0);
         db.update("UPDATE dispatch.schedule_occurrences SET run_at = run_at - make_interval(secs => ?) WHERE submission_id = ?",
                 (double) by.toSeconds(), id);
-        db.update("UPDATE dispatch.staged_jobs SET due_at = due_at - make_interval(secs => ?) WHERE id = ?", (double) by.toSeconds(), id);
+        db.update("UPDATE dispatch.staged_jobs SET due_at = due_at - make_interval(secs => ?), expires_at = expires_at - make_interval(secs => ?) "
+                + "WHERE id = ?", (double) by.toSeconds(), (double) by.toSeconds(), id);
     }
 
     /** The SQLSTATE a statement fails with, or null when it succeeds. */

@@ -404,6 +404,7 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         discarded.expiredAtAdmission(partitionId, expired);
         metrics.discardedOnCommit(locked.policyName(), "expired", expired.size());
+        chaining.expired(locked, expired); // a schedule's occurrence: ended, its next one staged
         List<StagedJob> run = new ArrayList<>(taken);
         run.removeAll(expired);
         return run;

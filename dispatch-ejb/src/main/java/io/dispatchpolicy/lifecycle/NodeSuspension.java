@@ -131,6 +131,12 @@ final class NodeSuspension implements SuspendListener {
             // artifacts a queued job would need (a :reload does not suspend at all). A queued job that began
             // after them would end FAILED for nothing; it lets go instead and recovery starts it (ADR 0021).
             runners.holdStarts(true);
+            // Nor is anything admitted or recovered from now on, as while suspended: the batch subsystem's job
+            // operator stops with the deployments, and an admission or a recovery pass using it then would fail
+            // (an ERROR in a clean stop's log). One already in progress is waited for (one transaction).
+            if (!suspension.hold(ADMISSIONS_WAIT)) {
+                LOG.info(() -> "Admissions still in progress after " + ADMISSIONS_WAIT.toSeconds() + " s of stopping");
+            }
         } catch (RuntimeException deploymentGone) {
             // the deployment went first: its clean stop has closed the runners already
         }

@@ -22,7 +22,8 @@ public class OccurrenceRepository {
     // statement inserts nothing at all and raises nothing (a failed insert would abort the caller's
     // transaction: for chaining, the admission). Then the partition rows in lock order (a lane's gate
     // row first), the occurrence counted as scheduled, then the staged row under the occurrence's id,
-    // due at its run time (past or not: the tick promotes it), aged as STAGE_TAIL ages.
+    // due at its run time (past or not: the tick promotes it), aged as STAGE_TAIL ages, expiring its deadline after
+    // its run time (null: never).
     private static final Sql STAGE = Sql.of("""
             WITH occ AS (
                 INSERT INTO dispatch.schedule_occurrences AS o (schedule_id, schedule_version, kind, run_at, submission_id, overdue_seq, snapshot)
@@ -45,10 +46,11 @@ public class OccurrenceRepository {
                        scheduled_count = p.scheduled_count + EXCLUDED.scheduled_count
                 RETURNING p.id, p.lane)
             INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, priority, due_at,
-                                              next_age_at, age_every_ms, age_step, age_cap, schedule_id)
+                                              next_age_at, age_every_ms, age_step, age_cap, schedule_id, expires_at)
             SELECT occ.submission_id, parts.id, :jobName, :parameters::jsonb, :submittedBy, clock_timestamp(), a.priority, occ.run_at,
                    CASE WHEN a.every IS NOT NULL AND a.priority < a.cap THEN occ.run_at + make_interval(secs => a.every / 1000.0) END,
-                   a.every, a.step, a.cap, :schedule
+                   a.every, a.step, a.cap, :schedule,
+                   occ.run_at + make_interval(secs => :deadlineMs::bigint / 1000.0)
               FROM occ
               JOIN parts ON parts.lane = (SELECT l FROM place)
              CROSS JOIN (SELECT :priority::int AS priority, :ageEveryMs::bigint AS every, :ageStep::int AS step, :ageCap::int AS cap) a
@@ -103,7 +105,7 @@ public class OccurrenceRepository {
     /** Where and how an occurrence is staged: the partition (as a submission of its parameters would go) and the job. */
     public record Placement(String policyName, String partitionKey, String lane, String contextJson, String shard, String jobName,
                             String parametersJson, String submittedBy, int priority, Long ageEveryMillis, Integer ageStep,
-                            Integer ageCap) {
+                            Integer ageCap, Long deadlineMillis) {
     }
 
     /**
@@ -119,7 +121,8 @@ public class OccurrenceRepository {
                 .text("policy", p.policyName()).text("key", p.partitionKey()).text("lane", p.lane()).text("context", p.contextJson())
                 .text("shard", p.shard()).text("jobName", p.jobName()).text("parameters", p.parametersJson())
                 .text("submittedBy", p.submittedBy()).integer("priority", p.priority()).bigint("ageEveryMs", p.ageEveryMillis())
-                .integer("ageStep", p.ageStep()).integer("ageCap", p.ageCap()), rs -> rs.getLong(1));
+                .integer("ageStep", p.ageStep()).integer("ageCap", p.ageCap()).bigint("deadlineMs", p.deadlineMillis()),
+                rs -> rs.getLong(1));
         return ids.stream().findFirst();
     }
 

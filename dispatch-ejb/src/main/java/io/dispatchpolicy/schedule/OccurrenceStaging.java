@@ -38,6 +38,9 @@ public class OccurrenceStaging {
     SubmissionPlacement submissions;
 
     @Inject
+    io.dispatchpolicy.policy.PolicySettings policySettings;
+
+    @Inject
     OccurrenceRepository occurrences;
 
     /**
@@ -52,10 +55,12 @@ public class OccurrenceStaging {
         parameters.setProperty(Policy.SCHEDULE_PARAMETER, d.name());
         Submission s = submissions.place(policy, d.jobName(), parameters, d.priority(), d.lane());
         PriorityAging aging = policy.priorityAging().orElse(null);
+        // the schedule's deadline, else its policy's expireAfter (live), both counted from the run time
+        java.time.Duration deadline = d.deadline() != null ? d.deadline() : policySettings.controls(policy).expireAfter();
         return new OccurrenceRepository.Placement(policy.name(), s.partitionKey(), s.lane(), s.contextJson(), s.shard(), s.jobName(),
                 JsonCodec.write(s.parameters().asMap()), d.runAs(), s.priority(),
                 aging == null ? null : aging.every().toMillis(), aging == null ? null : aging.step(),
-                aging == null ? null : aging.cap());
+                aging == null ? null : aging.cap(), deadline == null ? null : deadline.toMillis());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.dispatchpolicy.domain.schedule.Chain;
 import io.dispatchpolicy.domain.schedule.NextOccurrence;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
 import io.dispatchpolicy.spi.JobsAdmitting;
+import io.dispatchpolicy.staging.DiscardedJobs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -25,6 +26,9 @@ import java.util.logging.Logger;
 public class ScheduleChaining {
 
     private static final Logger LOG = Logger.getLogger(ScheduleChaining.class.getName());
+
+    /** An occurrence's reason when it expired unadmitted (ADR 0036). */
+    public static final String EXPIRED = "expired";
 
     @Inject
     OccurrenceRepository occurrences;
@@ -88,6 +92,58 @@ public class ScheduleChaining {
         return false;
     }
 
+    /**
+     * Occurrences among the jobs an admission took past their deadline (recorded EXPIRED by the admission, ADR 0036):
+     * each is ended {@code skipped}/{@code expired} and its schedule's next one staged, as for a missed one.
+     */
+    public void expired(LockedPartition locked, List<StagedJob> expired) {
+        if (!anyOccurrence(expired)) {
+            return;
+        }
+        Instant now = Instant.ofEpochMilli(locked.nowMillis());
+        for (StagedJob job : expired) {
+            if (job.scheduleId() == null) {
+                continue;
+            }
+            Optional<OccurrenceRepository.Admitted> found = occurrences.future(job.submissionId());
+            if (found.isPresent() && occurrences.end(job.submissionId(), ScheduleTransactions.SKIPPED, EXPIRED)) {
+                expiredThenNext(Held.of(locked), found.get(), now);
+            }
+        }
+    }
+
+    /**
+     * Occurrences the tick expired ({@code DiscardedJobs#expireDue}, which ended them {@code skipped}/{@code expired})
+     * in partitions its transaction holds: each schedule's next one is staged.
+     */
+    public void expiredByTick(List<DiscardedJobs.ExpiredOccurrence> expired) {
+        for (DiscardedJobs.ExpiredOccurrence e : expired) {
+            // The tick holds only the partition row the occurrence was staged in. In a lane, staging the next one
+            // would lock the policy's gate row after it, against the lock order (gate row first): the schedule
+            // watchdog stages that one instead, on its next pass.
+            Held held = e.lane().isEmpty() ? new Held(e.policyName(), e.partitionKey(), e.lane()) : null;
+            expiredThenNext(held, new OccurrenceRepository.Admitted(e.scheduleId(), e.kind(), e.runAt(), e.overdueSeq(), e.version()),
+                    e.now());
+        }
+    }
+
+    private void expiredThenNext(Held held, OccurrenceRepository.Admitted o, Instant now) {
+        Optional<StoredSchedule> s = current(o);
+        LOG.info(() -> "Schedule '" + s.map(StoredSchedule::name).orElse("#" + o.scheduleId()) + "': the run due at " + o.runAt()
+                + " expired, not admitted by its deadline" + (!OccurrenceStaging.GRID.equals(o.kind()) ? ""
+                : held != null ? "; the next is staged" : "; the schedule watchdog stages the next"));
+        if (OccurrenceStaging.GRID.equals(o.kind()) && held != null) {
+            s.ifPresent(schedule -> stageNext(held, schedule, o, now));
+        }
+    }
+
+    /** The partition a transaction holds, where a schedule's next occurrence may be staged at once. */
+    private record Held(String policyName, String partitionKey, String lane) {
+        static Held of(LockedPartition locked) {
+            return new Held(locked.policyName(), locked.partitionKey(), locked.lane());
+        }
+    }
+
     private boolean skippedAsMissed(LockedPartition locked, StagedJob job, Instant now) {
         Optional<OccurrenceRepository.Admitted> found = occurrences.future(job.submissionId());
         if (found.isEmpty() || !OccurrenceStaging.GRID.equals(found.get().kind())) {
@@ -101,12 +157,12 @@ public class ScheduleChaining {
         occurrences.end(job.submissionId(), ScheduleTransactions.SKIPPED, "missed");
         LOG.info(() -> "Schedule '" + s.get().name() + "': the run due at " + o.runAt() + " is skipped, its next run time having "
                 + "passed too (no catch-up)");
-        stageNext(locked, s.get(), o, now);
+        stageNext(Held.of(locked), s.get(), o, now);
         return true;
     }
 
     private void next(LockedPartition locked, OccurrenceRepository.Admitted a, Instant now) {
-        current(a).ifPresent(s -> stageNext(locked, s, a, now));
+        current(a).ifPresent(s -> stageNext(Held.of(locked), s, a, now));
     }
 
     /**
@@ -119,7 +175,7 @@ public class ScheduleChaining {
     }
 
     /** Stages the occurrence after {@code previous} in the partition this admission holds. */
-    private void stageNext(LockedPartition locked, StoredSchedule s, OccurrenceRepository.Admitted previous, Instant now) {
+    private void stageNext(Held locked, StoredSchedule s, OccurrenceRepository.Admitted previous, Instant now) {
         OccurrenceRepository.Placement p;
         try {
             p = staging.placement(s.definition());
@@ -135,11 +191,17 @@ public class ScheduleChaining {
                     + p.partitionKey() + "/" + p.lane() + "); the schedule watchdog stages it");
             return;
         }
-        NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq());
+        NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq(),
+                p.deadlineMillis() == null ? null : java.time.Duration.ofMillis(p.deadlineMillis()));
         next.cut().ifPresent(cut -> {
-            LOG.warning(() -> "Schedule '" + s.name() + "': " + Chain.CATCH_UP_LIMIT + " missed runs caught up (the limit); "
-                    + cut.skippedText() + " more are skipped, the runs from " + cut.from() + " to " + cut.to()
-                    + ", and it resumes at " + next.runAt());
+            if (cut.why() == NextOccurrence.Cut.Why.PAST_DEADLINE) {
+                LOG.warning(() -> "Schedule '" + s.name() + "': " + cut.skippedText() + " missed runs are skipped, their deadline "
+                        + "having passed too, the runs from " + cut.from() + " to " + cut.to() + "; it catches up from " + next.runAt());
+            } else {
+                LOG.warning(() -> "Schedule '" + s.name() + "': " + Chain.CATCH_UP_LIMIT + " missed runs caught up (the limit); "
+                        + cut.skippedText() + " more are skipped, the runs from " + cut.from() + " to " + cut.to()
+                        + ", and it resumes at " + next.runAt());
+            }
             schedules.recordCut(s.id(), cut.from(), cut.to());
         });
         staging.stage(s, OccurrenceStaging.GRID, next.runAt(), next.overdueSeq(), p);

@@ -37,7 +37,7 @@ import java.util.TreeMap;
 public class ScheduleRegistry {
 
     static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
-            "enabled", "catch-up", "run-as");
+            "enabled", "catch-up", "run-as", "deadline");
 
     @Inject
     @Any
@@ -137,7 +137,22 @@ public class ScheduleRegistry {
                 p.containsKey("lane") ? blankToNull(p.get("lane")) : base.lane(),
                 p.containsKey("catch-up") ? bool(name, "catch-up", p.get("catch-up")) : base.catchUp(),
                 p.containsKey("enabled") ? bool(name, "enabled", p.get("enabled")) : base.enabled(),
-                p.containsKey("run-as") ? blankToNull(p.get("run-as")) : base.runAs());
+                p.containsKey("run-as") ? blankToNull(p.get("run-as")) : base.runAs(),
+                p.containsKey("deadline") ? deadline(name, p.get("deadline")) : base.deadline());
+    }
+
+    /** Whole seconds after each run time, as a policy's {@code expire-after}; blank or {@code off}: none of its own. */
+    static java.time.Duration deadline(String name, String text) {
+        String t = text.strip();
+        if (t.isEmpty() || t.equalsIgnoreCase("off")) {
+            return null;
+        }
+        try {
+            return java.time.Duration.ofSeconds(Long.parseLong(t));
+        } catch (NumberFormatException e) {
+            throw new ScheduleDeclarationException("Schedule '" + name + "': deadline must be whole seconds after each run time, "
+                    + "or off (was '" + text + "')");
+        }
     }
 
     /** An ISO instant ({@code 2025-01-01T10:00:00Z}) or a local date-time in the schedule's zone ({@code 2025-01-01T10:00}). */

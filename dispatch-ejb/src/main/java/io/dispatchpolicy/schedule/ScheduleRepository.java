@@ -29,7 +29,7 @@ public class ScheduleRepository {
 
     private static final String COLUMNS = """
             id, name, source, job_name, job_parameters::text, anchor, interval_count, interval_unit, cron, zone, priority, lane,
-            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as
+            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as, deadline_ms
             """;
 
     private static final Sql SELECT = Sql.template("SELECT {{columns}} FROM dispatch.schedules {{which}}").with("columns", COLUMNS);
@@ -50,9 +50,9 @@ public class ScheduleRepository {
     // The definition's columns, as INSERT and UPDATE bind them (definition(...)).
     private static final Sql INSERT = Sql.of("""
             INSERT INTO dispatch.schedules (name, source, job_name, job_parameters, anchor, interval_count, interval_unit, cron, zone,
-                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as)
+                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as, deadline_ms)
             VALUES (:name, :source, :jobName, :parameters::jsonb, :anchor, :interval, :unit, :cron, :zone, :priority, :lane,
-                    :catchUp, :enabled, :declaredHash, :user, :runAs)
+                    :catchUp, :enabled, :declaredHash, :user, :runAs, :deadlineMs)
             ON CONFLICT (name) DO NOTHING
             RETURNING id
             """);
@@ -61,7 +61,7 @@ public class ScheduleRepository {
             UPDATE dispatch.schedules
                SET job_name = :jobName, job_parameters = :parameters::jsonb, anchor = :anchor, interval_count = :interval,
                    interval_unit = :unit, cron = :cron, zone = :zone, priority = :priority, lane = :lane, catch_up = :catchUp,
-                   enabled = :enabled, declared_hash = :declaredHash, updated_by = :user, run_as = :runAs,
+                   enabled = :enabled, declared_hash = :declaredHash, updated_by = :user, run_as = :runAs, deadline_ms = :deadlineMs,
                    version = version + CASE WHEN :newVersion THEN 1 ELSE 0 END, updated_at = clock_timestamp()
              WHERE id = :id
             """);
@@ -176,7 +176,7 @@ public class ScheduleRepository {
                 .text("unit", d.unit() == null ? null : d.unit().name().toLowerCase(Locale.ROOT)).text("cron", d.cron())
                 .text("zone", d.zone().getId()).integer("priority", d.priority()).text("lane", d.lane())
                 .bool("catchUp", d.catchUp()).bool("enabled", d.enabled()).text("declaredHash", declaredHash).text("user", user)
-                .text("runAs", d.runAs());
+                .text("runAs", d.runAs()).bigint("deadlineMs", d.deadline() == null ? null : d.deadline().toMillis());
     }
 
     private static StoredSchedule row(ResultSet rs) throws SQLException {
@@ -184,7 +184,8 @@ public class ScheduleRepository {
         ScheduleDefinition d = new ScheduleDefinition(rs.getString(2), rs.getString(4), JsonCodec.readStrings(rs.getString(5)),
                 Jdbc.instant(rs.getTimestamp(6)), (Integer) rs.getObject(7),
                 unit == null ? null : ScheduleUnit.valueOf(unit.toUpperCase(Locale.ROOT)), rs.getString(9), ZoneId.of(rs.getString(10)),
-                (Integer) rs.getObject(11), rs.getString(12), rs.getBoolean(13), rs.getBoolean(14), rs.getString(19));
+                (Integer) rs.getObject(11), rs.getString(12), rs.getBoolean(13), rs.getBoolean(14), rs.getString(19),
+                rs.getObject(20) == null ? null : java.time.Duration.ofMillis(rs.getLong(20)));
         return new StoredSchedule(rs.getLong(1), rs.getString(3), rs.getInt(15), d, rs.getString(16),
                 Jdbc.instant(rs.getTimestamp(17)), Jdbc.instant(rs.getTimestamp(18)));
     }

@@ -51,6 +51,7 @@ public final class Schedule {
     private final boolean catchUp;
     private final boolean enabled;
     private final String runAs;
+    private final java.time.Duration deadline;
 
     private Schedule(Builder b, Instant anchor, ZoneId zone, String cron) {
         this.name = b.name;
@@ -67,6 +68,7 @@ public final class Schedule {
         this.catchUp = b.catchUp;
         this.enabled = b.enabled;
         this.runAs = b.runAs == null || b.runAs.isBlank() ? null : b.runAs.strip();
+        this.deadline = b.deadline;
     }
 
     public static Builder named(String name) {
@@ -133,18 +135,28 @@ public final class Schedule {
         return enabled;
     }
 
+    /**
+     * How long after its run time an occurrence may still be admitted; past it, it is EXPIRED and the next one is
+     * staged. Empty: the governing policy's {@code expireAfter}, counted from the run time, else none.
+     */
+    public Optional<java.time.Duration> deadline() {
+        return Optional.ofNullable(deadline);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Schedule other && Objects.equals(name, other.name) && Objects.equals(jobName, other.jobName)
                 && parameters.equals(other.parameters) && Objects.equals(anchor, other.anchor)
                 && Objects.equals(interval, other.interval) && unit == other.unit && Objects.equals(cron, other.cron)
                 && zone.equals(other.zone) && Objects.equals(priority, other.priority) && Objects.equals(lane, other.lane)
-                && catchUp == other.catchUp && enabled == other.enabled;
+                && catchUp == other.catchUp && enabled == other.enabled && Objects.equals(runAs, other.runAs)
+                && Objects.equals(deadline, other.deadline);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, jobName, parameters, anchor, interval, unit, cron, zone, priority, lane, catchUp, enabled);
+        return Objects.hash(name, jobName, parameters, anchor, interval, unit, cron, zone, priority, lane, catchUp, enabled, runAs,
+                deadline);
     }
 
     @Override
@@ -182,6 +194,7 @@ public final class Schedule {
         private boolean catchUp;
         private boolean enabled = true;
         private String runAs;
+        private java.time.Duration deadline;
 
         private Builder(String name) {
             this.name = name;
@@ -267,6 +280,16 @@ public final class Schedule {
          */
         public Builder runAs(String user) {
             this.runAs = user;
+            return this;
+        }
+
+        /**
+         * An occurrence not admitted within {@code max} of its run time (its gates held it, the node was down) is
+         * EXPIRED: it never runs, shows as such in the Jobs view, and the schedule's next one is staged. With
+         * {@link #catchUp()}, missed runs already past their deadline are skipped. 1 second to 3,653 days.
+         */
+        public Builder deadline(java.time.Duration max) {
+            this.deadline = Objects.requireNonNull(max, "deadline");
             return this;
         }
 

@@ -31,11 +31,12 @@ public class DiscardedJobs {
 
     // Up to :limit rows past their deadline, their partitions locked (SKIP LOCKED: a partition being admitted
     // waits for the next tick, and its admission expires what it takes), moved to discarded_jobs and out of
-    // their partitions' counts. A schedule's occurrence is its schedule's to end: never expired here.
+    // their partitions' counts. A schedule's occurrence among them is ended 'skipped'/'expired' here; the caller
+    // stages its schedule's next one in the same transaction (a row per such occurrence, beside its partition's).
     private static final Sql EXPIRE = StagedJobRows.pastDue("expires_at", "expiring",
             "s.id, s.partition_id, s.job_name, s.job_parameters, s.submitted_by, s.staged_at, s.priority, s.expires_at, "
                     + "s.parked_at IS NOT NULL AS parked, s.due_at IS NOT NULL AS scheduled",
-            "schedule_id IS NULL", """
+            "true", """
             gone AS (
                 DELETE FROM dispatch.staged_jobs s USING expiring e WHERE s.id = e.id RETURNING s.id),
             recorded AS (
@@ -50,13 +51,23 @@ public class DiscardedJobs {
                 SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
                        count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
                        count(*) FILTER (WHERE NOT scheduled AND NOT parked)::int AS waiting
-                  FROM expiring GROUP BY partition_id)
-            UPDATE dispatch.partitions p
-               SET parked_count = p.parked_count - per.parked, scheduled_count = p.scheduled_count - per.scheduled,
-                   pending_count = p.pending_count - per.waiting
-              FROM per
-             WHERE p.id = per.partition_id
-            RETURNING p.id, p.policy_name, per.parked + per.scheduled + per.waiting
+                  FROM expiring GROUP BY partition_id),
+            counted AS (
+                UPDATE dispatch.partitions p
+                   SET parked_count = p.parked_count - per.parked, scheduled_count = p.scheduled_count - per.scheduled,
+                       pending_count = p.pending_count - per.waiting
+                  FROM per
+                 WHERE p.id = per.partition_id
+                RETURNING p.id, p.policy_name, p.partition_key, p.lane, per.parked + per.scheduled + per.waiting AS n),
+            ended AS (
+                UPDATE dispatch.schedule_occurrences o
+                   SET state = 'skipped', reason = 'expired', ended_at = clock_timestamp()
+                  FROM expiring e
+                 WHERE o.submission_id = e.id AND o.state = 'future' AND e.id IN (SELECT id FROM gone)
+                RETURNING e.partition_id, o.schedule_id, o.kind, o.run_at, o.overdue_seq, o.schedule_version)
+            SELECT c.id, c.policy_name, c.n, c.partition_key, c.lane, x.schedule_id, x.kind, x.run_at, x.overdue_seq,
+                   x.schedule_version, statement_timestamp()
+              FROM counted c LEFT JOIN ended x ON x.partition_id = c.id
             """);
 
     // Jobs an admission took whose deadline had passed: recorded instead of started. The admission has taken
@@ -79,23 +90,45 @@ public class DiscardedJobs {
     Jdbc jdbc;
 
     /**
-     * Expires up to {@code limit} staged jobs past their deadline (the database's clock).
+     * Expires up to {@code limit} staged jobs past their deadline (the database's clock). The partitions of the
+     * expired jobs stay locked until the caller's transaction ends.
      *
-     * @return per policy, how many expired
+     * @return per policy, how many expired, and the schedules' occurrences among them (already ended)
      */
-    public Map<String, Integer> expireDue(int limit) {
+    public Expired expireDue(int limit) {
         Map<String, Integer> byPolicy = new HashMap<>();
         List<Long> partitions = new ArrayList<>();
+        List<ExpiredOccurrence> occurrences = new ArrayList<>();
         jdbc.query(EXPIRE, Params.of().integer("limit", limit), rs -> {
-            partitions.add(rs.getLong(1));
-            byPolicy.merge(rs.getString(2), rs.getInt(3), Integer::sum);
+            long partition = rs.getLong(1);
+            if (!partitions.contains(partition)) { // a row per occurrence, each with its partition's count
+                partitions.add(partition);
+                byPolicy.merge(rs.getString(2), rs.getInt(3), Integer::sum);
+            }
+            long schedule = rs.getLong(6);
+            if (!rs.wasNull()) {
+                occurrences.add(new ExpiredOccurrence(rs.getString(2), rs.getString(4), rs.getString(5), schedule, rs.getString(7),
+                        rs.getTimestamp(8).toInstant(), rs.getInt(9), rs.getInt(10), rs.getTimestamp(11).toInstant()));
+            }
             return null;
         });
         if (!partitions.isEmpty()) {
             // a statement of its own: it must see the rows gone
             jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", partitions));
         }
-        return byPolicy;
+        return new Expired(byPolicy, occurrences);
+    }
+
+    /** What {@link #expireDue} expired: per policy how many, and the schedules' occurrences among them. */
+    public record Expired(Map<String, Integer> byPolicy, List<ExpiredOccurrence> occurrences) {
+    }
+
+    /**
+     * A schedule's occurrence the tick expired, ended {@code skipped}/{@code expired}, in a partition the
+     * transaction holds ({@code now}: the database's clock then).
+     */
+    public record ExpiredOccurrence(String policyName, String partitionKey, String lane, long scheduleId, String kind, Instant runAt,
+                                    int overdueSeq, int version, Instant now) {
     }
 
     /** Records jobs of one partition that an admission took past their deadline, instead of starting them. */

@@ -24,7 +24,7 @@ import java.util.Set;
  * lane's virtual time stands: {@link LaneClock}), and each lane admits its share from its partitions in
  * order. A lane whose gates leave part of its share unused hands it to the others in the next round, so
  * no slot stays idle while any lane can use it; when the capacity binds and jobs shorter than an
- * iteration free slots meanwhile, it counts again and goes on. With neither a capacity nor a budget
+ * iteration free slots meanwhile, it counts again and goes on, for at most one more capacity's worth. With neither a capacity nor a budget
  * nothing is scarce, and every lane admits as a policy without lanes does ({@link PolicyRound}).
  */
 final class LaneRound {
@@ -92,16 +92,25 @@ final class LaneRound {
         OptionalInt budget = policy.tickAdmissionBudget();
         int budgetLeft = budget.isPresent() ? budget.getAsInt() : Integer.MAX_VALUE;
         int left = scarcity.left().getAsInt();
+        // Counting again refills at most one capacity's worth more in this iteration: with jobs far shorter than
+        // an iteration it could otherwise go on for seconds, until its partitions' per-iteration batches ran out —
+        // and those run out first for the lane with the fewest partitions per unit of weight, which then loses
+        // its share (measured: 6 : 3 : 1 admitted as 4 : 4 : 2), while every other policy waits for the round
+        // to end. The next iteration claims again, and the lanes' clock carries their shares across iterations.
+        int refillLeft = scarcity.capacityBinds() ? policy.capacity().getAsInt() : 0;
         int admitted = 0;
         while (true) {
             if (left == 0) {
-                if (!scarcity.capacityBinds() || lanes.stream().allMatch(l -> l.queue.isEmpty()) || budgetLeft == 0) {
+                if (!scarcity.capacityBinds() || lanes.stream().allMatch(l -> l.queue.isEmpty()) || budgetLeft == 0
+                        || refillLeft == 0) {
                     break;
                 }
                 // Jobs shorter than an iteration free slots while it runs: count again and go on with what
                 // is free now, rather than leave those slots idle until the next iteration's count.
                 Map<String, Long> counted = inFlightByLane.get();
-                left = Math.min(budgetLeft, Scarcity.free(policy, counted.values().stream().mapToLong(Long::longValue).sum()));
+                left = Math.min(Math.min(budgetLeft, refillLeft),
+                        Scarcity.free(policy, counted.values().stream().mapToLong(Long::longValue).sum()));
+                refillLeft -= left;
                 if (left == 0) {
                     admitter.awaitSlot(policy.name());
                     break;

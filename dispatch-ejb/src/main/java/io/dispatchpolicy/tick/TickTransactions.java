@@ -48,6 +48,9 @@ public class TickTransactions {
     @Inject
     io.dispatchpolicy.observe.EngineMetrics metrics;
 
+    @Inject
+    io.dispatchpolicy.schedule.ScheduleChaining chaining;
+
     /**
      * The most jobs one iteration expires. Small, so a burst of expiries (a million deadlines passing together)
      * adds a bounded cost to each iteration rather than a long one; the admission expires what it takes of a
@@ -65,9 +68,11 @@ public class TickTransactions {
      * out of their partitions. @return how many
      */
     int expireDue(int limit) {
-        java.util.Map<String, Integer> expired = discarded.expireDue(limit);
-        expired.forEach((policy, n) -> metrics.discardedOnCommit(policy, "expired", n));
-        return expired.values().stream().mapToInt(Integer::intValue).sum();
+        io.dispatchpolicy.staging.DiscardedJobs.Expired expired = discarded.expireDue(limit);
+        expired.byPolicy().forEach((policy, n) -> metrics.discardedOnCommit(policy, "expired", n));
+        // a schedule's expired occurrence: its next one, in the partition this transaction holds
+        chaining.expiredByTick(expired.occurrences());
+        return expired.byPolicy().values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /** Moves up to {@code limit} scheduled jobs whose time has come (database clock) into their partitions' waiting sets; @return how many. */

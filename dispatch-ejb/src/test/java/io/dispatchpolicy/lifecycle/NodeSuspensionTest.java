@@ -89,13 +89,16 @@ class NodeSuspensionTest {
     }
 
     @Test
-    void aServerStoppingWithoutASuspendStartsNoQueuedJobAndWaitsForTheRunningOnes() throws Exception {
+    void aServerStoppingWithoutASuspendAdmitsNothingStartsNoQueuedJobAndWaitsForTheRunningOnes() throws Exception {
         NodeSuspension node = node(Duration.ofSeconds(30));
         TestRunners.hold(runners, 7, true);
         TestRunners.hold(runners, 8, false);
 
         CompletableFuture<Void> stage = node.stopping().toCompletableFuture();
         assertThat(runners.startsHeld()).isTrue();
+        // nor is anything admitted or recovered (the batch subsystem's job operator stops with the deployments)
+        assertThat(suspension.held()).isTrue();
+        assertThat(suspension.whileAdmitting(() -> "admitted")).isEmpty();
         assertThat(stage).isNotDone();
         TestRunners.release(runners, 8);
         TestRunners.release(runners, 7);

@@ -242,6 +242,19 @@ class RoundsTest {
     }
 
     @Test
+    void jobsEndingMidIterationAreRefilledOnceMoreAndTheLanesKeepTheirShares() {
+        List<Lane> lanes = List.of(new Lane("critical", 6, 0), new Lane("default", 3, 0), new Lane("bulk", 1, 0));
+        EffectivePolicy policy = policy(100, null, 10, lanes);
+        List<List<ClaimedPartition>> claimed = List.of(List.of(partition(1, 100, 0, "critical")),
+                List.of(partition(2, 100, 0, "default")), List.of(partition(3, 100, 0, "bulk")));
+        // every job ends before the round counts again: each count finds the whole capacity free
+        int admitted = new LaneRound(policy, claimed, admitter).admit(Scarcity.of(policy, () -> 0), Map.of(), Map::of,
+                new LaneClock());
+        assertThat(admitted).as("the first count's 10, then one capacity's worth more, not the partitions' batches").isEqualTo(20);
+        assertThat(List.of(admission.admitted(1), admission.admitted(2), admission.admitted(3))).containsExactly(12, 6, 2);
+    }
+
+    @Test
     void whenTheCapacityIsFullEveryWaitingPartitionIsDeniedCapacityFull() {
         List<Lane> lanes = List.of(new Lane("a", 1, 0), new Lane("b", 1, 0));
         EffectivePolicy policy = policy(100, null, 4, lanes);

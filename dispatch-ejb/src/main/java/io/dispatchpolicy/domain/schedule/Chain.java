@@ -26,10 +26,20 @@ public final class Chain {
     private Chain() {
     }
 
-    /** {@link #next(Grid, Instant, boolean, Instant, int)} for a valid definition, with its own catch-up. */
+    /** {@link #next(Grid, Instant, boolean, Instant, int, Duration)} for a valid definition, with its own catch-up. */
     public static NextOccurrence next(ScheduleDefinition definition, Instant previousRunAt, Instant now,
-                                      int overdueSeqOfPrevious) {
-        return next(definition.grid(), previousRunAt, definition.catchUp(), now, overdueSeqOfPrevious);
+                                      int overdueSeqOfPrevious, Duration deadline) {
+        return next(definition.grid(), previousRunAt, definition.catchUp(), now, overdueSeqOfPrevious, deadline);
+    }
+
+    /** {@link #next(ScheduleDefinition, Instant, Instant, int, Duration)} without a deadline. */
+    public static NextOccurrence next(ScheduleDefinition definition, Instant previousRunAt, Instant now, int overdueSeqOfPrevious) {
+        return next(definition, previousRunAt, now, overdueSeqOfPrevious, null);
+    }
+
+    /** {@link #next(Grid, Instant, boolean, Instant, int, Duration)} without a deadline. */
+    public static NextOccurrence next(Grid grid, Instant previousRunAt, boolean catchUp, Instant now, int overdueSeqOfPrevious) {
+        return next(grid, previousRunAt, catchUp, now, overdueSeqOfPrevious, null);
     }
 
     /**
@@ -40,28 +50,41 @@ public final class Chain {
      *                             false: the first point after both {@code previousRunAt} and {@code now}
      * @param overdueSeqOfPrevious the previous occurrence's {@code overdueSeq} (0 when it was created in the
      *                             future: it still counts as the first late run when its successor is due)
+     * @param deadline             how long after its run time an occurrence may still be admitted; null: no limit.
+     *                             A catch-up never creates a missed point whose deadline has passed (it would only
+     *                             expire): the chain goes on from the first point whose deadline is ahead
      */
     public static NextOccurrence next(Grid grid, Instant previousRunAt, boolean catchUp, Instant now,
-                                      int overdueSeqOfPrevious) {
+                                      int overdueSeqOfPrevious, Duration deadline) {
         Objects.requireNonNull(grid, "grid");
         Objects.requireNonNull(now, "now");
         if (previousRunAt == null || !catchUp) {
             return first(grid, previousRunAt, now);
         }
-        Instant candidate = grid.firstAfter(previousRunAt);
+        Instant missed = grid.firstAfter(previousRunAt);
+        Instant candidate = missed;
+        Optional<NextOccurrence.Cut> pastDeadline = Optional.empty();
+        if (deadline != null && !candidate.plus(deadline).isAfter(now)) {
+            Instant expiredUpTo = now.minus(deadline);
+            Instant lastExpired = lastAtOrBefore(grid, candidate, expiredUpTo);
+            pastDeadline = Optional.of(new NextOccurrence.Cut(candidate, lastExpired,
+                    grid.count(candidate, lastExpired, NextOccurrence.Cut.COUNTED_UP_TO), NextOccurrence.Cut.Why.PAST_DEADLINE));
+            candidate = grid.firstAfter(expiredUpTo);
+        }
         if (candidate.isAfter(now)) {
-            return new NextOccurrence(candidate, 0, Optional.empty());
+            return new NextOccurrence(candidate, 0, pastDeadline);
         }
         // the successor is due already, so the previous ran late too: it is the first of the late run
         // even when it was created on time (overdueSeq 0), and counts against the limit
         int seq = Math.max(1, overdueSeqOfPrevious) + 1;
         if (seq <= CATCH_UP_LIMIT) {
-            return new NextOccurrence(candidate, seq, Optional.empty());
+            return new NextOccurrence(candidate, seq, pastDeadline);
         }
+        // one cut, from the first missed point, covers those past their deadline too
         Instant resume = grid.firstAfter(now);
-        Instant lastSkipped = lastAtOrBefore(grid, candidate, now);
-        long skipped = grid.count(candidate, lastSkipped, NextOccurrence.Cut.COUNTED_UP_TO);
-        return new NextOccurrence(resume, 0, Optional.of(new NextOccurrence.Cut(candidate, lastSkipped, skipped)));
+        Instant lastSkipped = lastAtOrBefore(grid, missed, now);
+        long skipped = grid.count(missed, lastSkipped, NextOccurrence.Cut.COUNTED_UP_TO);
+        return new NextOccurrence(resume, 0, Optional.of(new NextOccurrence.Cut(missed, lastSkipped, skipped)));
     }
 
     /**

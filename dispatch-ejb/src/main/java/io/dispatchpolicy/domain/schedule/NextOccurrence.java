@@ -10,7 +10,8 @@ import java.util.Optional;
  * @param runAt      when it runs (its staged job's {@code due_at})
  * @param overdueSeq its place in a run of late occurrences (the one that was live when they began to run late
  *                   is the first, so the first created already due is the second); 0 when it lies in the future
- * @param cut        the missed grid points the chain jumped over at the catch-up limit; they never run
+ * @param cut        the missed grid points the chain jumped over (at the catch-up limit, or past their deadline); they
+ *                   never run
  */
 public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
 
@@ -28,7 +29,7 @@ public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
     }
 
     /**
-     * Missed grid points skipped at the catch-up limit.
+     * Missed grid points skipped at the catch-up limit, or because their deadline had passed.
      *
      * @param from    the first skipped point
      * @param to      the last skipped point (the last grid point at or before the time of the cut); equal to
@@ -36,14 +37,28 @@ public record NextOccurrence(Instant runAt, int overdueSeq, Optional<Cut> cut) {
      * @param skipped how many points were skipped, from and to included; {@link #COUNTED_UP_TO} + 1 stands
      *                for "more than that" (a grid counted point by point stops there)
      */
-    public record Cut(Instant from, Instant to, long skipped) {
+    public record Cut(Instant from, Instant to, long skipped, Why why) {
 
         /** How far a grid that can only be walked is counted: about a second's work for a cron grid. */
         public static final long COUNTED_UP_TO = 1_000_000;
 
+        /** Why the points were skipped. */
+        public enum Why {
+            /** the catch-up limit was reached: {@link Chain#CATCH_UP_LIMIT} late runs in a row */
+            CATCH_UP_LIMIT,
+            /** their deadline had passed before they could be created: they could never be admitted */
+            PAST_DEADLINE
+        }
+
+        /** Points skipped at the catch-up limit. */
+        public Cut(Instant from, Instant to, long skipped) {
+            this(from, to, skipped, Why.CATCH_UP_LIMIT);
+        }
+
         public Cut {
             Objects.requireNonNull(from, "from");
             Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(why, "why");
             if (to.isBefore(from)) {
                 throw new IllegalArgumentException("cut ends (" + to + ") before it starts (" + from + ")");
             }

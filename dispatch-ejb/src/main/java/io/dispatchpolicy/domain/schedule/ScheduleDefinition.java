@@ -43,10 +43,18 @@ import java.util.regex.Pattern;
  * @param lane          overrides the governing policy's lane for occurrences; null: the policy decides
  * @param catchUp       after an outage, run the missed points one by one (up to {@link Chain#CATCH_UP_LIMIT})
  * @param enabled       whether the schedule has a live future occurrence
+ * @param runAs         who each occurrence runs as; null: nobody in particular
+ * @param deadline      how long after its run time an occurrence may still be admitted; past it the occurrence is
+ *                      EXPIRED, never runs, and the next one is staged (ADR 0036); null: its policy's
+ *                      {@code expireAfter}, counted from the run time, else none
  */
 public record ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                                  Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
-                                 Integer priority, String lane, boolean catchUp, boolean enabled, String runAs) implements java.io.Serializable {
+                                 Integer priority, String lane, boolean catchUp, boolean enabled, String runAs,
+                                 java.time.Duration deadline) implements java.io.Serializable {
+
+    /** The longest deadline a schedule may give its occurrences, as a policy's {@code expireAfter}. */
+    public static final java.time.Duration MAX_DEADLINE = Policy.MAX_EXPIRY;
 
     public static final ZoneId UTC = ZoneId.of("UTC");
 
@@ -86,7 +94,9 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // the live future's foreign key holds enabled itself: a disabled schedule has no future to replace
         ENABLED("enabled", false, ScheduleDefinition::enabled),
         // who each occurrence runs as (ADR 0024): copied into the future's staged row, like priority and lane
-        RUN_AS("run-as", true, ScheduleDefinition::runAs);
+        RUN_AS("run-as", true, ScheduleDefinition::runAs),
+        // the future's staged row carries its deadline (expires_at), so changing it must replace the future
+        DEADLINE("deadline", true, d -> d.deadline() == null ? null : d.deadline().toSeconds());
 
         private final String key;
         private final boolean occurrence;
@@ -131,13 +141,26 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
     public ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                               Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
                               Integer priority, String lane, boolean catchUp, boolean enabled) {
-        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, null);
+        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, null, null);
+    }
+
+    /** A definition without a deadline of its own. */
+    public ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
+                              Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
+                              Integer priority, String lane, boolean catchUp, boolean enabled, String runAs) {
+        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, runAs, null);
     }
 
     /** This definition run as {@code user} (a console-created schedule runs as whoever created it). */
     public ScheduleDefinition runningAs(String user) {
         return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
-                enabled, user);
+                enabled, user, deadline);
+    }
+
+    /** This definition with {@code deadline} for its occurrences (null: none of its own). */
+    public ScheduleDefinition withDeadline(java.time.Duration deadline) {
+        return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
+                enabled, runAs, deadline);
     }
 
     /** A schedule declared in code, as the engine models it (not yet validated). */
@@ -146,7 +169,7 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                 declared.interval().isPresent() ? declared.interval().getAsInt() : null, declared.unit().orElse(null),
                 declared.cron().orElse(null), declared.zone(),
                 declared.priority().isPresent() ? declared.priority().getAsInt() : null, declared.lane().orElse(null),
-                declared.catchUp(), declared.enabled(), declared.runAs().orElse(null));
+                declared.catchUp(), declared.enabled(), declared.runAs().orElse(null), declared.deadline().orElse(null));
     }
 
     private static Map<String, String> copyOf(String name, Map<String, String> parameters) {
@@ -209,6 +232,10 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         }
         if (lane != null && !NAME_PATTERN.matcher(lane).matches()) {
             throw new ScheduleDeclarationException(at + "lane '" + lane + "' is invalid: " + NAME_RULE);
+        }
+        if (deadline != null && (deadline.compareTo(java.time.Duration.ofSeconds(1)) < 0 || deadline.compareTo(MAX_DEADLINE) > 0)) {
+            throw new ScheduleDeclarationException(at + "deadline must be 1 second to " + MAX_DEADLINE.toDays()
+                    + " days after each run time (was " + deadline.toSeconds() + " s)");
         }
         return this;
     }

@@ -180,4 +180,45 @@ class ChainTest {
         assertThat(Chain.next(skipping, ANCHOR, now, 0))
                 .isEqualTo(new NextOccurrence(ANCHOR.plus(Duration.ofMinutes(60)), 0, Optional.empty()));
     }
+
+    @Test
+    void aCatchUpSkipsMissedPointsWhoseDeadlineHasPassedAndGoesOnFromTheFirstStillRunnable() {
+        Grid grid = new AnchorGrid(ANCHOR, 15, ScheduleUnit.MINUTES, UTC);
+        Duration hour = Duration.ofHours(1);
+        // the occurrence due at ANCHOR expired 5 h 7 min later: of the 20 missed points after it, those up to
+        // 4 h 7 min (16 of them: 00:15 .. 04:00) are past their hour; 04:15 is the first still runnable, due at once
+        Instant now = ANCHOR.plus(Duration.ofHours(5)).plus(Duration.ofMinutes(7));
+        NextOccurrence next = Chain.next(grid, ANCHOR, true, now, 0, hour);
+        assertThat(next.runAt()).isEqualTo(Instant.parse("2025-01-01T04:15:00Z"));
+        assertThat(next.overdueSeq()).isEqualTo(2);
+        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plus(FIFTEEN_MINUTES), Instant.parse("2025-01-01T04:00:00Z"), 16,
+                NextOccurrence.Cut.Why.PAST_DEADLINE));
+        // a point exactly at its deadline cannot run any more
+        NextOccurrence atTheEdge = Chain.next(grid, ANCHOR, true, ANCHOR.plus(FIFTEEN_MINUTES).plus(hour), 0, hour);
+        assertThat(atTheEdge.runAt()).isEqualTo(ANCHOR.plus(Duration.ofMinutes(30)));
+        assertThat(atTheEdge.cut().orElseThrow().skipped()).isEqualTo(1);
+    }
+
+    @Test
+    void aDeadlineLongerThanTheLateRunCutsNothingAndEveryPointPastItIsCutWhenNoneIsLeft() {
+        Grid grid = new AnchorGrid(ANCHOR, 15, ScheduleUnit.MINUTES, UTC);
+        Instant now = ANCHOR.plus(Duration.ofMinutes(50));
+        assertThat(Chain.next(grid, ANCHOR, true, now, 0, Duration.ofHours(1)))
+                .isEqualTo(new NextOccurrence(ANCHOR.plus(FIFTEEN_MINUTES), 2, Optional.empty()));
+        // deadline 10 s: 00:15, 00:30 and 00:45 are past theirs; the next runnable point lies ahead
+        NextOccurrence next = Chain.next(grid, ANCHOR, true, now, 0, Duration.ofSeconds(10));
+        assertThat(next).isEqualTo(new NextOccurrence(ANCHOR.plus(Duration.ofMinutes(60)), 0, Optional.of(new NextOccurrence.Cut(
+                ANCHOR.plus(FIFTEEN_MINUTES), ANCHOR.plus(Duration.ofMinutes(45)), 3, NextOccurrence.Cut.Why.PAST_DEADLINE))));
+        // without catch-up a deadline changes nothing: the next point after now
+        assertThat(Chain.next(grid, ANCHOR, false, now, 0, Duration.ofSeconds(10)).runAt()).isEqualTo(ANCHOR.plus(Duration.ofMinutes(60)));
+    }
+
+    @Test
+    void pastTheCatchUpLimitOneCutFromTheFirstMissedPointCoversThosePastTheirDeadlineToo() {
+        Grid grid = new CronGrid("* * * * * *", UTC);
+        Instant now = ANCHOR.plusSeconds(86_400).plusMillis(250);
+        NextOccurrence next = Chain.next(grid, ANCHOR, true, now, Chain.CATCH_UP_LIMIT, Duration.ofSeconds(60));
+        assertThat(next.runAt()).isEqualTo(ANCHOR.plusSeconds(86_401));
+        assertThat(next.cut()).contains(new NextOccurrence.Cut(ANCHOR.plusSeconds(1), ANCHOR.plusSeconds(86_400), 86_400));
+    }
 }

@@ -197,6 +197,21 @@ class ScheduleDefinitionTest {
     }
 
     @Test
+    void aDeadlineIsOneSecondToTenYearsAndChangesWhatAnOccurrenceIs() {
+        ScheduleDefinition d = new ScheduleDefinition("s", "j", Map.of(), ANCHOR, 1, ScheduleUnit.DAYS, null, null, null, null, false, true);
+        for (java.time.Duration bad : new java.time.Duration[] {java.time.Duration.ZERO, java.time.Duration.ofSeconds(-5),
+                java.time.Duration.ofMillis(999), ScheduleDefinition.MAX_DEADLINE.plusSeconds(1)}) {
+            assertThatThrownBy(() -> d.withDeadline(bad).validate()).isInstanceOf(ScheduleDeclarationException.class)
+                    .hasMessageStartingWith("Schedule 's': deadline must be 1 second to 3653 days after each run time");
+        }
+        ScheduleDefinition withDeadline = d.withDeadline(java.time.Duration.ofMinutes(5)).validate();
+        assertThat(d.occurrenceChanges(withDeadline)).containsExactly(ScheduleDefinition.Field.DEADLINE);
+        assertThat(withDeadline.snapshot()).containsEntry("deadline", 300L);
+        assertThat(withDeadline.runningAs("alice").deadline()).isEqualTo(java.time.Duration.ofMinutes(5));
+        assertThat(d.snapshot()).doesNotContainKey("deadline");
+    }
+
+    @Test
     void parametersNeedNamesAndValues() {
         Map<String, String> nullValue = new LinkedHashMap<>();
         nullValue.put("tenant", null);

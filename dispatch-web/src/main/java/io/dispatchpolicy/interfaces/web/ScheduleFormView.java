@@ -65,6 +65,8 @@ public class ScheduleFormView implements Serializable {
     private String lane;
     private boolean catchUp;
     private boolean enabled = true;
+    /** Seconds after each run time an occurrence may still be admitted; null: none of its own. */
+    private Long deadline;
 
     /** Called by the view action: fills the form from the schedule being edited, once. */
     public void load() {
@@ -101,6 +103,7 @@ public class ScheduleFormView implements Serializable {
         lane = d.lane();
         catchUp = d.catchUp();
         enabled = d.enabled();
+        deadline = d.deadline() == null ? null : d.deadline().toSeconds();
     }
 
     /** True when the form edits an existing schedule (its name is then read-only). */
@@ -179,9 +182,15 @@ public class ScheduleFormView implements Serializable {
             intervalCount = interval;
             intervalUnit = unit;
         }
+        if (deadline != null && (deadline < 1 || deadline > ScheduleDefinition.MAX_DEADLINE.toSeconds())) {
+            throw new FieldError("deadline", "Deadline: whole seconds after each run time, 1 to "
+                    + ScheduleDefinition.MAX_DEADLINE.toSeconds() + " (" + ScheduleDefinition.MAX_DEADLINE.toDays()
+                    + " days), or empty for none; was " + deadline + ".");
+        }
         try {
             return new ScheduleDefinition(scheduleName, trimmed(jobName), params, anchorAt, intervalCount, intervalUnit, cronText,
-                    zoneId, priority, trimmed(lane), catchUp, enabled);
+                    zoneId, priority, trimmed(lane), catchUp, enabled, null,
+                    deadline == null ? null : java.time.Duration.ofSeconds(deadline));
         } catch (ScheduleDeclarationException e) {
             throw new FieldError("parameters", e.getMessage());
         }
@@ -364,6 +373,14 @@ public class ScheduleFormView implements Serializable {
 
     public void setCatchUp(boolean catchUp) {
         this.catchUp = catchUp;
+    }
+
+    public Long getDeadline() {
+        return deadline;
+    }
+
+    public void setDeadline(Long deadline) {
+        this.deadline = deadline;
     }
 
     public boolean isEnabled() {
