@@ -408,15 +408,25 @@ class ScheduleIT extends EngineTest {
                 hourly.get(0))).containsExactly("superseded edited");
         assertThat(future("it-declared").get(1) % Duration.ofHours(2).toMillis()).isZero();
 
+        assertThat(control.declarationProblem()).isEmpty();
         set("dispatch.schedule.it-declared.unit", "fortnights");
         List<Long> kept = future("it-declared");
         pass();
         assertThat(future("it-declared")).as("a bad live value leaves the last valid definition").isEqualTo(kept);
+        // and the Schedules view says so, where schedules are (not only the log)
+        assertThat(control.declarationProblem()).hasValueSatisfying(problem ->
+                assertThat(problem).startsWith("Schedule 'it-declared': unit must be one of").contains("(was 'fortnights')"));
+        java.net.http.HttpResponse<String> page = ConsoleHttp.get("schedules.xhtml", "viewer:viewer-secret");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("This node's standalone.xml has a schedule it cannot use")
+                .contains("unit must be one of seconds|minutes|hours|days|weeks|months|years (was");
 
         System.clearProperty("dispatch.schedule.it-declared.unit");
         System.clearProperty("dispatch.schedule.it-declared.interval");
         pass();
         assertThat(future("it-declared").get(1) % Duration.ofHours(1).toMillis()).isZero();
+        assertThat(control.declarationProblem()).isEmpty();
+        assertThat(ConsoleHttp.get("schedules.xhtml", "viewer:viewer-secret").body()).doesNotContain("has a schedule it cannot use");
 
         // a deadline from standalone.xml replaces the future with one that expires 10 minutes after its run
         set("dispatch.schedule.it-declared.deadline", "600");

@@ -55,6 +55,19 @@ public class DefaultScheduleControl implements ScheduleControl {
     @Inject
     OccurrenceStaging staging;
 
+    @Inject
+    io.dispatchpolicy.schedule.ScheduleRegistry registry;
+
+    @Override
+    public Optional<String> declarationProblem() {
+        try {
+            registry.declared(); // reads and checks this node's settings as the watchdog's next pass will
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(String.valueOf(e.getMessage()));
+        }
+    }
+
     @Override
     public List<ScheduleSummary> schedules() {
         List<ScheduleSummary> all = new ArrayList<>();

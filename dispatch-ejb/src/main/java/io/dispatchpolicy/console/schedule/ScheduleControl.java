@@ -19,6 +19,13 @@ public interface ScheduleControl {
     /** Every schedule, by name. */
     List<ScheduleSummary> schedules();
 
+    /**
+     * What is wrong, now, with this node's schedule declarations in standalone.xml ({@code dispatch.schedule.*}):
+     * the message naming the schedule and the field; empty when nothing is. Meanwhile every schedule keeps its last
+     * valid definition.
+     */
+    Optional<String> declarationProblem();
+
     Optional<ScheduleDetail> schedule(String name);
 
     /** A new console-created schedule; enabled ones get their first future occurrence at once. */

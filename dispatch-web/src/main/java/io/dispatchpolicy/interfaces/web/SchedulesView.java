@@ -34,14 +34,21 @@ public class SchedulesView {
     ScheduleControl control;
 
     private List<ScheduleSummary> schedules;
+    private String declarationProblem;
 
     @PostConstruct
     void load() {
         schedules = control.schedules();
+        declarationProblem = control.declarationProblem().orElse(null);
     }
 
     public List<ScheduleSummary> getSchedules() {
         return schedules;
+    }
+
+    /** What is wrong with this node's schedules in standalone.xml; null when nothing is. */
+    public String getDeclarationProblem() {
+        return declarationProblem;
     }
 
     /** An instant as the schedule pages show it: {@code 2025-03-07T13:00:00Z}; "-" for none. */
