@@ -40,4 +40,27 @@ class ServerLogIT extends SystemTest {
         }
         assertThat(belowInfo).as("TRACE/DEBUG lines in server.log (the first five)").isEmpty();
     }
+
+    /**
+     * The console's pages with view parameters log no Faces warning when viewed: their {@code f:metadata} is a direct
+     * child of the view (the layout's "metadata" insert), not inside the page's content, where Mojarra logged JSF1103
+     * on every view.
+     */
+    @Test
+    void theConsolesPagesWithViewParametersLogNoFacesWarning() throws Exception {
+        Path log = Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
+        long before;
+        try (Stream<String> lines = Files.lines(log)) {
+            before = lines.count();
+        }
+        for (String page : List.of("partition.xhtml?id=1", "jobs.xhtml", "job.xhtml?id=1000000000001", "schedule.xhtml?name=it-declared",
+                "schedule-form.xhtml?name=it-declared", "audit.xhtml")) {
+            assertThat(ConsoleHttp.get(page, "admin:admin-secret").statusCode()).as(page).isEqualTo(200);
+        }
+        List<String> warnings;
+        try (Stream<String> lines = Files.lines(log)) {
+            warnings = lines.skip(before).filter(line -> line.contains("JSF1103")).limit(3).toList();
+        }
+        assertThat(warnings).as("Faces warnings the pages logged").isEmpty();
+    }
 }
