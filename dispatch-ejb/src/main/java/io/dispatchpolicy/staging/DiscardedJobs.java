@@ -97,12 +97,10 @@ public class DiscardedJobs {
      */
     public Expired expireDue(int limit) {
         Map<String, Integer> byPolicy = new HashMap<>();
-        List<Long> partitions = new ArrayList<>();
+        java.util.Set<Long> partitions = new java.util.LinkedHashSet<>();
         List<ExpiredOccurrence> occurrences = new ArrayList<>();
         jdbc.query(EXPIRE, Params.of().integer("limit", limit), rs -> {
-            long partition = rs.getLong(1);
-            if (!partitions.contains(partition)) { // a row per occurrence, each with its partition's count
-                partitions.add(partition);
+            if (partitions.add(rs.getLong(1))) { // a row per occurrence, each with its partition's count: counted once
                 byPolicy.merge(rs.getString(2), rs.getInt(3), Integer::sum);
             }
             long schedule = rs.getLong(6);
@@ -114,7 +112,7 @@ public class DiscardedJobs {
         });
         if (!partitions.isEmpty()) {
             // a statement of its own: it must see the rows gone
-            jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", partitions));
+            jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", new ArrayList<>(partitions)));
         }
         return new Expired(byPolicy, occurrences);
     }
