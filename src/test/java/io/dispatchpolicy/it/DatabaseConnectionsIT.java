@@ -65,18 +65,44 @@ class DatabaseConnectionsIT extends SystemTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> alive(admin, pids) == 0);
         }
 
-        // the engine's threads draw from the same pool meanwhile: one draw in all may fail, here or there
+        // draws held at once, so they take every idle connection, the dead ones too (a draw returned at
+        // once would be handed back the same live connection each time and prove nothing); the engine's
+        // threads draw from the same pool meanwhile: one draw in all may fail, here or there
         int failures = 0;
         List<String> states = new ArrayList<>();
-        for (int i = 0; i < 2 * POOLED; i++) {
-            try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-                s.execute("SELECT 1");
-            } catch (SQLException e) {
-                failures++;
-                states.add(e.getSQLState());
+        List<Connection> drawn = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2 * POOLED; i++) {
+                Connection c = pool.getConnection();
+                drawn.add(c);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT 1");
+                } catch (SQLException e) {
+                    failures++;
+                    states.add(e.getSQLState());
+                }
+            }
+        } finally {
+            for (Connection c : drawn) {
+                c.close();
             }
         }
         assertThat(failures).as("draws that got a connection the database had ended: %s", states).isLessThanOrEqualTo(1);
+        // none is left: each of 2 × POOLED draws held at once is live now
+        drawn.clear();
+        try {
+            for (int i = 0; i < 2 * POOLED; i++) {
+                Connection c = pool.getConnection();
+                drawn.add(c);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT 1");
+                }
+            }
+        } finally {
+            for (Connection c : drawn) {
+                c.close();
+            }
+        }
 
         // and the engine admits and runs a job at its first attempt (it may have declared an outage on
         // its own dead draw, and probes every 2 s)
