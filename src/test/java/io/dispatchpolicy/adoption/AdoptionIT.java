@@ -212,7 +212,7 @@ class AdoptionIT {
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> failed = summary();
             assertThat(failed.statusCode()).as(failed.body()).isEqualTo(503);
-            assertThat(failed.body()).contains("\"error\":\"The engine is unavailable\"");
+            assertThat(failed.body()).contains("\"status\":503").contains("\"detail\":\"The engine is unavailable");
             Thread.sleep(400); // across the console's one-second memory of an unavailable engine
         }
         HttpResponse<String> banner = server.send("GET", "/dispatch/index.xhtml", ADMIN + ":" + ADMIN_PASSWORD, ANSWER_WITHIN);

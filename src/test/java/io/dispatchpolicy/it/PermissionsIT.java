@@ -54,20 +54,32 @@ class PermissionsIT extends EngineTest {
     @Inject
     ScheduleControl schedules;
 
+    @Inject
+    io.dispatchpolicy.console.bulk.BulkActionControl bulk;
+
     private Map<OperatorAction, Consumer<Actor>> everyAction() {
         Map<OperatorAction, Consumer<Actor>> all = new EnumMap<>(OperatorAction.class);
         all.put(OperatorAction.JOB_STOP, a -> jobs.stop(NO_JOB, a));
+        // a job XML this deployment does not have: refused by staging's check, so nothing is staged
+        all.put(OperatorAction.JOB_SUBMIT, a -> jobs.submit(new io.dispatchpolicy.console.jobs.SubmitRequest("perm-no-such-job",
+                List.of(Map.of()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), a));
         all.put(OperatorAction.JOB_RESTART, a -> jobs.restart(NO_JOB, a));
         all.put(OperatorAction.JOB_DISCARD, a -> jobs.discard(NO_JOB, a));
         all.put(OperatorAction.DEAD_RETRY, a -> dead.retryNow(List.of(NO_JOB), a));
         all.put(OperatorAction.DEAD_DISCARD, a -> dead.discard(List.of(NO_JOB), a));
         all.put(OperatorAction.PARTITION_FORCE_ADMIT, a -> partitions.forceAdmit(NO_PARTITION, 1, a));
         all.put(OperatorAction.PARTITION_DRAIN, a -> partitions.drain(NO_PARTITION, a));
+        all.put(OperatorAction.PARTITION_PAUSE, a -> partitions.pause(NO_PARTITION, Instant.now().plusSeconds(60), "perm", a));
+        all.put(OperatorAction.PARTITION_RESUME, a -> partitions.resume(NO_PARTITION, a));
         all.put(OperatorAction.PARTITION_OVERRIDE, a -> partitions.setOverride(NO_PARTITION,
                 new io.dispatchpolicy.console.OverrideChange("gate", "concurrency", "max", 1.0, null), a));
         all.put(OperatorAction.POLICY_PAUSE, a -> policies.pause(NO_POLICY, a));
         all.put(OperatorAction.POLICY_RESUME, a -> policies.resume(NO_POLICY, a));
         all.put(OperatorAction.POLICY_DRAIN, a -> policies.drain(NO_POLICY, a));
+        // a policy nobody declared: the action matches nothing and is done at its first batch
+        all.put(OperatorAction.BULK_ACTION, a -> bulk.start(io.dispatchpolicy.console.bulk.BulkKind.DISCARD,
+                new io.dispatchpolicy.console.bulk.JobFilter(NO_POLICY, null, null, null, null, null), a));
+        all.put(OperatorAction.BULK_CANCEL, a -> bulk.cancel(NO_JOB, a));
         all.put(OperatorAction.SCHEDULE_RUN_NOW, a -> schedules.runNow(NO_SCHEDULE, a));
         // a job XML this deployment does not have: refused by staging's check, so nothing is created
         all.put(OperatorAction.SCHEDULE_CREATE, a -> schedules.create(new ScheduleDefinition("perm-created", "perm-no-such-job",
@@ -87,10 +99,11 @@ class PermissionsIT extends EngineTest {
     void eachActionIsAllowedOrRefusedByRoleAsDocumentedWithOneAuditRowEach() {
         Map<ConsoleRole, List<OperatorAction>> allowed = Map.of(
                 ConsoleRole.VIEWER, List.of(),
-                ConsoleRole.OPERATOR, List.of(OperatorAction.JOB_STOP, OperatorAction.JOB_RESTART, OperatorAction.JOB_DISCARD,
+                ConsoleRole.OPERATOR, List.of(OperatorAction.JOB_SUBMIT, OperatorAction.PARTITION_PAUSE, OperatorAction.PARTITION_RESUME,
+                        OperatorAction.JOB_STOP, OperatorAction.JOB_RESTART, OperatorAction.JOB_DISCARD,
                         OperatorAction.DEAD_RETRY, OperatorAction.DEAD_DISCARD, OperatorAction.PARTITION_FORCE_ADMIT,
                         OperatorAction.PARTITION_DRAIN, OperatorAction.PARTITION_OVERRIDE, OperatorAction.POLICY_PAUSE, OperatorAction.POLICY_RESUME,
-                        OperatorAction.POLICY_DRAIN, OperatorAction.SCHEDULE_RUN_NOW),
+                        OperatorAction.POLICY_DRAIN, OperatorAction.SCHEDULE_RUN_NOW, OperatorAction.BULK_ACTION, OperatorAction.BULK_CANCEL),
                 ConsoleRole.ADMIN, OperatorAction.offered());
         for (ConsoleRole role : ConsoleRole.values()) {
             Actor actor = Actor.of("perm-" + role + "-" + UUID.randomUUID(), role);

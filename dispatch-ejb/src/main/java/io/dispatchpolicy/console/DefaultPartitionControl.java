@@ -68,6 +68,9 @@ public class DefaultPartitionControl implements PartitionControl {
     @Inject
     TickSignal signal;
 
+    @Inject
+    io.dispatchpolicy.partition.PartitionPauses pauses;
+
     @Override
     public ForcedAdmission forceAdmit(long partitionId, int count, Actor actor) {
         return audited.act(actor, OperatorAction.PARTITION_FORCE_ADMIT, String.valueOf(partitionId),
@@ -118,6 +121,39 @@ public class DefaultPartitionControl implements PartitionControl {
             LOG.info(() -> "Drained partition " + partitionId + " (" + actor.name() + "): " + drained + " staged job(s) deleted");
             return drained;
         }, n -> n + " staged job(s) deleted");
+    }
+
+    @Override
+    public String pause(long partitionId, java.time.Instant until, String reason, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_PAUSE, String.valueOf(partitionId), () -> {
+            java.time.Instant now = java.time.Instant.now();
+            if (until == null || !until.isAfter(now)) {
+                throw new OverrideRefused("until", "until " + until + " is not in the future (now " + now + ")");
+            }
+            if (until.isAfter(now.plus(io.dispatchpolicy.api.SubmitOption.HORIZON))) {
+                throw new OverrideRefused("until", "until " + until + " is more than " + io.dispatchpolicy.api.SubmitOption.HORIZON.toDays()
+                        + " days ahead");
+            }
+            if (reason == null || reason.isBlank() || reason.strip().length() > 500) {
+                throw new OverrideRefused("reason", "a reason of 1 to 500 characters is required: the partition's \"why waiting\" shows it");
+            }
+            String why = "paused by " + actor.name() + ": " + reason.strip();
+            io.dispatchpolicy.partition.PartitionPauses.Paused paused = pauses.pauseKey(partitionId, until, why)
+                    .orElseThrow(() -> OverrideRefused.noPartition(partitionId));
+            LOG.info(() -> "Partition '" + paused.partitionKey() + "' of policy '" + paused.policyName() + "' " + why + ", until " + paused.until());
+            return "paused until " + paused.until() + ": " + reason.strip();
+        }, after -> after);
+    }
+
+    @Override
+    public boolean resume(long partitionId, Actor actor) {
+        return audited.act(actor, OperatorAction.PARTITION_RESUME, String.valueOf(partitionId), () -> {
+            boolean was = pauses.resumeKey(partitionId);
+            if (was) {
+                signal.workArrivesOnCommit();
+            }
+            return was;
+        }, was -> was ? "resumed" : "was not paused");
     }
 
     @Override
@@ -227,6 +263,6 @@ public class DefaultPartitionControl implements PartitionControl {
     }
 
     private static OverrideRefused gone(long partitionId) {
-        return new OverrideRefused("partition", "Partition " + partitionId + " does not exist (any more)");
+        return OverrideRefused.noPartition(partitionId);
     }
 }

@@ -18,6 +18,18 @@ public interface PartitionControl {
     int drain(long partitionId, Actor actor);
 
     /**
+     * Pauses the partition's key (its gate row and its lanes) until {@code until}, on every node: nothing of it is
+     * admitted before, jobs in flight run on; replaces a pause in force (a job's too), so it also shortens one.
+     *
+     * @return until when, in words, as the audit log records it
+     * @throws OverrideRefused naming {@code until} or {@code reason} when one is bad; nothing changed
+     */
+    String pause(long partitionId, java.time.Instant until, String reason, Actor actor);
+
+    /** Ends the pause in force on the partition's key, whoever set it; @return whether one was in force. */
+    boolean resume(long partitionId, Actor actor);
+
+    /**
      * Sets an operator's override (ADR 0025): a gate parameter for the partition's key, or its lane's weight or
      * minimum; in force from the next tick until {@code change.until()} (or until cleared). Replaces an override
      * of the same parameter.

@@ -76,7 +76,8 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
-@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker", "ScheduleWatchdog", "ExecutionWatchdog"})
+@DependsOn({"SchemaMigrator", "DefaultRecoveryService", "Sweeper", "DefaultInflightTracker", "ScheduleWatchdog", "ExecutionWatchdog",
+        "BulkActionRunner"})
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class NodeLifecycle {
@@ -111,6 +112,9 @@ public class NodeLifecycle {
 
     @Inject
     HistoryRecorder history;
+
+    @Inject
+    io.dispatchpolicy.console.bulk.BulkActionMaintenance bulkActions;
 
     @EJB
     ScheduleWatchdog scheduleWatchdog;
@@ -210,6 +214,7 @@ public class NodeLifecycle {
                         MaintenanceTask.untilDone(() -> sweeper.agePriorities() >= Sweeper.AGE_BATCH)),
                 new MaintenanceTask("schedule watchdog", settings.scheduleWatchdogInterval().toMillis(), FIRST_RECOVERY_MS, false,
                         scheduleWatchdog::pass),
+                MaintenanceTask.every("bulk actions", io.dispatchpolicy.console.bulk.BulkActionMaintenance.EVERY_MS, bulkActions::pass),
                 MaintenanceTask.every("history", HistoryRecorder.FLUSH_EVERY_MS, history::flush),
                 MaintenanceTask.every("metrics sample", MetricsSampler.EVERY_MS, sampler::sampleNow),
                 MaintenanceTask.every("sweep", settings.sweepInterval().toMillis(), MaintenanceTask.untilDone(() -> sweeper.sweep() > 0)),

@@ -16,17 +16,26 @@ import java.util.Optional;
 @ApplicationScoped
 public class PartitionPauses {
 
+    // Every row of a key (its gate row and its lanes), from a CTE "key" (policy_name, partition_key), locked in
+    // LOCK_ORDER as every statement that locks several partition rows: no deadlock with an admission or a staging.
+    private static final String KEY_ROWS = """
+            rows AS MATERIALIZED (
+                SELECT q.id FROM dispatch.partitions q JOIN key ON q.policy_name = key.policy_name AND q.partition_key = key.partition_key
+                 ORDER BY {{lockOrder}} FOR UPDATE OF q)""".replace("{{lockOrder}}", PartitionRepository.lockOrder("q."));
+    // The paused rows' answer: the key's gate row, until when, the policy and the key.
+    private static final String PAUSED = """
+            SELECT (SELECT id FROM paused WHERE lane = '' LIMIT 1), max(paused_until), min(policy_name), min(partition_key)
+              FROM paused HAVING count(*) > 0""";
+
     // The key of the execution's partition, its rows locked in LOCK_ORDER (as every statement that locks several
     // partition rows: no deadlock with an admission or a staging), then paused until the later of the pause in
     // force and this one. :untilMs null: :waitMs from now on the database's clock.
     private static final Sql PAUSE = Sql.template("""
-            WITH job AS (
+            WITH key AS (
                 SELECT p.policy_name, p.partition_key FROM dispatch.inflight_jobs i
                   JOIN dispatch.partitions p ON p.id = i.partition_id
                  WHERE i.execution_id = :execution),
-            rows AS MATERIALIZED (
-                SELECT q.id FROM dispatch.partitions q JOIN job ON q.policy_name = job.policy_name AND q.partition_key = job.partition_key
-                 ORDER BY {{lockOrder}} FOR UPDATE OF q),
+            {{keyRows}},
             until AS (
                 SELECT coalesce(to_timestamp(:untilMs::bigint / 1000.0),
                                 clock_timestamp() + make_interval(secs => :waitMs::bigint / 1000.0)) AS at),
@@ -38,12 +47,49 @@ public class PartitionPauses {
                   FROM rows, until
                  WHERE w.id = rows.id
                 RETURNING w.id, w.lane, w.paused_until, w.policy_name, w.partition_key)
-            SELECT (SELECT id FROM paused WHERE lane = '' LIMIT 1), max(paused_until), min(policy_name), min(partition_key)
-              FROM paused HAVING count(*) > 0
-            """).with("lockOrder", PartitionRepository.lockOrder("q."));
+            {{paused}}
+            """).with("keyRows", KEY_ROWS).with("paused", PAUSED);
+
+    // An operator's pause of a partition's key (every row of it, as a job's pause): set to the given time, not the
+    // later one, so an operator can shorten a pause as well as lengthen it. paused_by null: no execution did it.
+    private static final Sql PAUSE_KEY = Sql.template("""
+            WITH key AS (SELECT policy_name, partition_key FROM dispatch.partitions WHERE id = :partition),
+            {{keyRows}},
+            paused AS (
+                UPDATE dispatch.partitions w
+                   SET paused_until = to_timestamp(:untilMs::bigint / 1000.0), pause_reason = :reason, paused_by = NULL
+                  FROM rows WHERE w.id = rows.id
+                RETURNING w.id, w.lane, w.paused_until, w.policy_name, w.partition_key)
+            {{paused}}
+            """).with("keyRows", KEY_ROWS).with("paused", PAUSED);
+
+    // Ends a pause of the partition's key, whoever set it (a job or an operator); the rows it changed.
+    private static final Sql RESUME_KEY = Sql.template("""
+            WITH key AS (SELECT policy_name, partition_key FROM dispatch.partitions WHERE id = :partition),
+            {{keyRows}}
+            UPDATE dispatch.partitions w SET paused_until = NULL, pause_reason = NULL, paused_by = NULL
+              FROM rows WHERE w.id = rows.id AND w.paused_until > clock_timestamp()
+            """).with("keyRows", KEY_ROWS);
 
     @Inject
     Jdbc jdbc;
+
+    /**
+     * An operator's pause of partition {@code partitionId}'s key (its gate row and its lanes) until {@code until}:
+     * nothing of it is admitted before, on any node; jobs in flight run on.
+     *
+     * @return the key's gate row, policy, key and until when; empty when there is no such partition
+     */
+    public Optional<Paused> pauseKey(long partitionId, Instant until, String reason) {
+        return jdbc.query(PAUSE_KEY, Params.of().bigint("partition", partitionId).bigint("untilMs", until.toEpochMilli())
+                        .text("reason", reason),
+                rs -> new Paused(rs.getLong(1), rs.getString(3), rs.getString(4), rs.getTimestamp(2).toInstant())).stream().findFirst();
+    }
+
+    /** Ends the pause in force on partition {@code partitionId}'s key. @return whether one was in force */
+    public boolean resumeKey(long partitionId) {
+        return jdbc.update(RESUME_KEY, Params.of().bigint("partition", partitionId)) > 0;
+    }
 
     /**
      * Pauses the key of the partition that in-flight execution {@code executionId} was admitted from, until

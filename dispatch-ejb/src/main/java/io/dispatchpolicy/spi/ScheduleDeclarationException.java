@@ -12,7 +12,24 @@ import jakarta.ejb.ApplicationException;
 public class ScheduleDeclarationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The declaration's fields as the messages name them first (the standalone.xml knob names). */
+    private static final java.util.Set<String> FIELDS = java.util.Set.of("name", "job", "param", "parameters", "anchor", "interval",
+            "unit", "cron", "zone", "priority", "lane", "catch-up", "enabled", "run-as", "deadline");
+    private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile("^Schedule '[^']*': ([a-z-]+)");
+
     public ScheduleDeclarationException(String message) {
         super(message);
+    }
+
+    /**
+     * The field the message is about — every check names it first, after the schedule ({@code Schedule 'x': unit
+     * is required}): {@code parameters} for a parameter; null when the message names none.
+     */
+    public String field() {
+        java.util.regex.Matcher m = FIRST_WORD.matcher(String.valueOf(getMessage()));
+        if (!m.find() || !FIELDS.contains(m.group(1))) {
+            return null;
+        }
+        return m.group(1).equals("param") ? "parameters" : m.group(1);
     }
 }

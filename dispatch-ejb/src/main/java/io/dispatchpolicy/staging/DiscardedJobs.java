@@ -5,6 +5,7 @@ import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
+import io.dispatchpolicy.partition.PartitionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -86,6 +87,33 @@ public class DiscardedJobs {
             SELECT reason, discarded_at FROM dispatch.discarded_jobs WHERE submission_id = :submission
             """);
 
+    // An operator's bulk discard or expiry (ADR 0039): a batch of staged jobs out at once, as a backlog cap's overflow
+    // goes (StagingRepository's TRIM): the jobs'
+    // partitions locked in lock order (an admission of them waits, or has taken them: those are skipped), the
+    // rows deleted, kept as discarded or expired, and out of their partitions' counts.
+    private static final Sql TAKE_STAGED = Sql.template("""
+            WITH pick AS MATERIALIZED (
+                SELECT s.id, s.partition_id FROM dispatch.staged_jobs s WHERE s.id = ANY (CAST(:ids AS bigint[]))),
+            locked AS MATERIALIZED (
+                SELECT p.id, p.policy_name, p.partition_key, p.lane FROM dispatch.partitions p
+                 WHERE p.id IN (SELECT partition_id FROM pick) ORDER BY {{lockOrder}} FOR UPDATE),
+            gone AS (
+                DELETE FROM dispatch.staged_jobs s USING pick, locked
+                 WHERE s.id = pick.id AND s.partition_id = locked.id AND s.schedule_id IS NULL
+                RETURNING s.id, s.partition_id, s.job_name, s.job_parameters, s.submitted_by, s.staged_at, s.priority,
+                          s.parked_at IS NOT NULL AS parked, s.due_at IS NOT NULL AS scheduled),
+            recorded AS (
+                INSERT INTO dispatch.discarded_jobs (submission_id, policy_name, partition_key, lane, job_name, job_parameters,
+                                                     submitted_by, staged_at, priority, reason, detail)
+                SELECT g.id, l.policy_name, l.partition_key, l.lane, g.job_name, g.job_parameters, g.submitted_by, g.staged_at,
+                       g.priority, :reason, :detail
+                  FROM gone g JOIN locked l ON l.id = g.partition_id),
+            counted AS ({{outOfCounts}})
+            SELECT l.policy_name, count(*)::int, ARRAY(SELECT id FROM counted)
+              FROM gone g JOIN locked l ON l.id = g.partition_id GROUP BY l.policy_name
+            """).with("lockOrder", PartitionRepository.lockOrder("")).with("outOfCounts", StagedJobRows.OUT_OF_COUNTS);
+
+
     @Inject
     Jdbc jdbc;
 
@@ -115,6 +143,27 @@ public class DiscardedJobs {
             jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", new ArrayList<>(partitions)));
         }
         return new Expired(byPolicy, occurrences);
+    }
+
+    /**
+     * Takes these staged jobs out under their partitions' locks (a schedule's occurrence excepted), kept with {@code reason}
+     * ("discarded" or "expired") and {@code detail}.
+     *
+     * @return how many were still staged, per policy (the rest were admitted or taken meanwhile)
+     */
+    public Map<String, Integer> discard(List<Long> submissionIds, String reason, String detail) {
+        Map<String, Integer> taken = new java.util.TreeMap<>();
+        java.util.Set<Long> partitions = new java.util.HashSet<>();
+        jdbc.query(TAKE_STAGED, Params.of().longs("ids", submissionIds).text("reason", reason).text("detail", detail), rs -> {
+            taken.put(rs.getString(1), rs.getInt(2));
+            partitions.addAll(List.of((Long[]) rs.getArray(3).getArray()));
+            return null;
+        });
+        if (!partitions.isEmpty()) {
+            // a statement of its own: it must see the rows gone
+            jdbc.update(StagedJobRows.RESET_TOP_PRIORITIES, Params.of().longs("partitions", List.copyOf(partitions)));
+        }
+        return taken;
     }
 
     /** What {@link #expireDue} expired: per policy how many, and the schedules' occurrences among them. */

@@ -52,6 +52,23 @@ public final class StagedJobRows {
      * Partitions' highest waiting priority refreshed after a statement took jobs out of them: a statement of its
      * own, as it must see the rows gone.
      */
+    /**
+     * Takes the rows of a CTE {@code gone} (a DELETE of staged rows returning {@code partition_id}, {@code parked} and
+     * {@code scheduled}) out of their partitions' counts; returns each partition's id and how many left it ({@code n}).
+     * The caller holds the partitions' locks. A fragment, so every statement that takes many staged rows out at once
+     * counts them alike.
+     */
+    public static final String OUT_OF_COUNTS = """
+            UPDATE dispatch.partitions p
+               SET parked_count = p.parked_count - c.parked, scheduled_count = p.scheduled_count - c.scheduled,
+                   pending_count = p.pending_count - c.waiting
+              FROM (SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
+                           count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
+                           count(*) FILTER (WHERE NOT scheduled AND NOT parked)::int AS waiting
+                      FROM gone GROUP BY partition_id) c
+             WHERE p.id = c.partition_id
+            RETURNING p.id, c.parked + c.scheduled + c.waiting AS n""";
+
     public static final io.dispatchpolicy.infrastructure.persistence.Sql RESET_TOP_PRIORITIES =
             io.dispatchpolicy.infrastructure.persistence.Sql.template("""
                     UPDATE dispatch.partitions p SET top_priority = {{topPriority}} WHERE p.id = ANY (:partitions::bigint[])

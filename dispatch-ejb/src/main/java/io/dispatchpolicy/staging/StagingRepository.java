@@ -189,7 +189,7 @@ public class StagingRepository {
     // its cap keeps its newest :keep staged jobs (by submission id; a schedule's occurrence is never discarded,
     // its schedule owns it) and the rest are discarded, recorded, and out of their counts. keep-newest keeps
     // what a submission at a time would have left: at the cap, each one replaces all.
-    private static final Sql TRIM = Sql.of("""
+    private static final Sql TRIM = Sql.template("""
             WITH want AS (
                 SELECT * FROM unnest(:rowKeys::text[], :rowLanes::text[]) AS w(k, l)),
             part AS (
@@ -213,18 +213,9 @@ public class StagingRepository {
                        g.priority, CASE WHEN :keepNewest THEN 'replaced' ELSE 'dropped' END,
                        'backlog cap ' || :cap || ' (' || CASE WHEN :keepNewest THEN 'keep-newest' ELSE 'drop-oldest' END || ')'
                   FROM gone g JOIN part ON part.id = g.partition_id),
-            counted AS (
-                UPDATE dispatch.partitions p
-                   SET parked_count = p.parked_count - c.parked, scheduled_count = p.scheduled_count - c.scheduled,
-                       pending_count = p.pending_count - c.waiting
-                  FROM (SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
-                               count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
-                               count(*) FILTER (WHERE NOT scheduled AND NOT parked)::int AS waiting
-                          FROM gone GROUP BY partition_id) c
-                 WHERE p.id = c.partition_id
-                RETURNING p.id, c.parked + c.scheduled + c.waiting AS n)
+            counted AS ({{outOfCounts}})
             SELECT id, n FROM counted
-            """);
+            """).with("outOfCounts", StagedJobRows.OUT_OF_COUNTS);
 
     @Inject
     Jdbc jdbc;

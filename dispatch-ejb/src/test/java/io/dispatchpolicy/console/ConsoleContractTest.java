@@ -32,12 +32,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsoleContractTest {
 
     static final List<Class<?>> CONTRACT = List.of(Monitoring.class, PolicyControl.class, PartitionControl.class,
-            DeadJobControl.class, ScheduleControl.class, AuditLog.class, JobControl.class);
+            DeadJobControl.class, ScheduleControl.class, AuditLog.class, JobControl.class,
+            io.dispatchpolicy.console.bulk.BulkActionControl.class);
     /** What the contract throws to the console without declaring it (runtime exceptions it catches by type). */
     static final List<Class<?>> THROWN = List.of(OverrideRefused.class, io.dispatchpolicy.console.audit.ActionRefused.class,
             io.dispatchpolicy.console.jobs.JobRequestRefused.class, io.dispatchpolicy.schedule.ScheduleActionRefused.class,
             io.dispatchpolicy.config.InvalidSettingException.class, io.dispatchpolicy.api.SubmissionRejectedException.class,
-            io.dispatchpolicy.spi.ScheduleDeclarationException.class);
+            io.dispatchpolicy.spi.ScheduleDeclarationException.class, io.dispatchpolicy.console.bulk.BulkActionRefused.class);
 
     @Test
     void everyTypeTheConsoleContractCarriesIsSerializable() {

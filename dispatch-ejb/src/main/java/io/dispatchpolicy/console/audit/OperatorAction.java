@@ -6,6 +6,8 @@ package io.dispatchpolicy.console.audit;
  * action by {@link #name()}.
  */
 public enum OperatorAction {
+    /** Jobs submitted from outside the application (the write API); the target is the job XML name. */
+    JOB_SUBMIT(ConsoleRole.OPERATOR, "job", "submit jobs", "start"),
     JOB_STOP(ConsoleRole.OPERATOR, "job", "stop jobs", "stop"),
     JOB_RESTART(ConsoleRole.OPERATOR, "job", "restart jobs", "restart"),
     JOB_DISCARD(ConsoleRole.OPERATOR, "job", "discard jobs", "abandon"),
@@ -13,6 +15,8 @@ public enum OperatorAction {
     DEAD_DISCARD(ConsoleRole.OPERATOR, "job", "discard dead jobs", "abandon"),
     PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),
     PARTITION_DRAIN(ConsoleRole.OPERATOR, "partition", "drain partitions", null),
+    PARTITION_PAUSE(ConsoleRole.OPERATOR, "partition", "pause partitions", null),
+    PARTITION_RESUME(ConsoleRole.OPERATOR, "partition", "resume partitions", null),
     PARTITION_OVERRIDE(ConsoleRole.OPERATOR, "partition", "override a partition's gates and lanes", null),
     /**
      * A running job paused its own partition (ADR 0033): recorded, not offered — the actor is the job
@@ -22,6 +26,9 @@ public enum OperatorAction {
     POLICY_PAUSE(ConsoleRole.OPERATOR, "policy", "pause policies", null),
     POLICY_RESUME(ConsoleRole.OPERATOR, "policy", "resume policies", null),
     POLICY_DRAIN(ConsoleRole.OPERATOR, "policy", "drain policies", null),
+    /** A bulk action requested (ADR 0039): the target is its kind and filter; its jobs are not audited one by one. */
+    BULK_ACTION(ConsoleRole.OPERATOR, "bulk", "run bulk actions", null),
+    BULK_CANCEL(ConsoleRole.OPERATOR, "bulk", "cancel bulk actions", null),
     SCHEDULE_RUN_NOW(ConsoleRole.OPERATOR, "schedule", "run schedules now", "start"),
     SCHEDULE_CREATE(ConsoleRole.ADMIN, "schedule", "create schedules", null),
     SCHEDULE_EDIT(ConsoleRole.ADMIN, "schedule", "edit schedules", null),

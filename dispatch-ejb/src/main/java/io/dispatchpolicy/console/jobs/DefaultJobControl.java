@@ -1,18 +1,13 @@
 package io.dispatchpolicy.console.jobs;
 
-import io.dispatchpolicy.completion.JobStops;
+import io.dispatchpolicy.api.DispatchOperator;
+import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.SubmitOption;
+import io.dispatchpolicy.api.Submitted;
 import io.dispatchpolicy.console.audit.Actor;
 import io.dispatchpolicy.console.audit.Audited;
 import io.dispatchpolicy.console.audit.OperatorAction;
-import io.dispatchpolicy.console.monitoring.DeadJobs;
-import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck;
-import io.dispatchpolicy.node.TickSignal;
-import io.dispatchpolicy.partition.PartitionRepository;
-import io.dispatchpolicy.policy.PolicyRegistry;
-import io.dispatchpolicy.spi.Policy;
-import io.dispatchpolicy.staging.StagingRepository;
-import io.dispatchpolicy.staging.StagingService;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 
@@ -21,9 +16,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Finds jobs and reads their lives from the staged rows, the admission records and JBeret's tables;
- * acts on them through the paths the engine already has (JBeret's stop, the policy's restart, the
- * staged row's removal under its partition's lock, the Dead view's discard).
+ * The Jobs view's and the API's calls: finds jobs, reads their lives and acts on them through
+ * {@link JobActions}, submits through {@code DispatchOperator}; each action checked against the actor's roles
+ * and audited.
  */
 @Stateless
 public class DefaultJobControl implements JobControl {
@@ -32,22 +27,7 @@ public class DefaultJobControl implements JobControl {
     JobsRepository jobs;
 
     @Inject
-    JobStops stops;
-
-    @Inject
-    PartitionRepository partitions;
-
-    @Inject
-    StagingRepository staging;
-
-    @Inject
-    StagingService stagingService;
-
-    @Inject
-    PolicyRegistry registry;
-
-    @Inject
-    DeadJobs dead;
+    JobActions actions;
 
     @Inject
     Audited audited;
@@ -56,12 +36,7 @@ public class DefaultJobControl implements JobControl {
     BatchPermissionCheck permission;
 
     @Inject
-    TickSignal signal;
-
-    private static String describe(JobsRepository.Key k) {
-        return k.kind() + " " + k.key() + " · " + k.absorbed() + (k.kind().equals("unique") ? " duplicate" : " later submission")
-                + (k.absorbed() == 1 ? "" : "s") + " absorbed";
-    }
+    DispatchOperator operator;
 
     @Override
     public List<JobRow> find(JobQuery query) {
@@ -70,85 +45,140 @@ public class DefaultJobControl implements JobControl {
 
     @Override
     public Optional<JobLife> life(long submissionId) {
-        List<JobRow> found = jobs.find(new JobQuery(JobQuery.By.SUBMISSION, Long.toString(submissionId), null, 0, 1));
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        JobRow job = found.get(0);
-        Optional<JobsRepository.Admission> admission = jobs.admission(submissionId);
-        JobsRepository.Executions executions = job.executionId() == null
-                ? new JobsRepository.Executions(List.of(), null) : jobs.executions(job.executionId());
-        String submittedBy = admission.map(JobsRepository.Admission::submittedBy).orElse(null);
-        Integer priority = admission.map(JobsRepository.Admission::priority).orElse(null);
-        java.time.Instant dueAt = admission.map(JobsRepository.Admission::dueAt).orElse(null);
-        int attempt = admission.map(JobsRepository.Admission::attempt).orElse(1);
-        int cost = admission.map(JobsRepository.Admission::cost).orElse(1);
-        String waiting = null;
-        String error = null;
-        String parameters = executions.parameters();
-        java.time.Instant diedAt = null;
-        String discarded = null;
-        if ("STAGED".equals(job.state())) {
-            Optional<JobsRepository.Staged> staged = jobs.staged(submissionId);
-            if (staged.isPresent()) {
-                JobsRepository.Staged s = staged.get();
-                submittedBy = submittedBy != null ? submittedBy : s.submittedBy();
-                priority = s.priority();
-                dueAt = s.dueAt();
-                attempt = s.attempt();
-                waiting = s.waiting();
-                error = s.lastError();
-                parameters = s.parameters();
-                cost = s.cost();
-            }
-        } else if ("EXPIRED".equals(job.state()) || "DISCARDED".equals(job.state())) {
-            Optional<JobsRepository.Discarded> x = jobs.discarded(submissionId);
-            if (x.isPresent()) {
-                submittedBy = x.get().submittedBy();
-                priority = x.get().priority();
-                parameters = x.get().parameters();
-                discarded = x.get().reason() + " " + x.get().at() + (x.get().detail() == null ? "" : " · " + x.get().detail());
-            }
-        } else if ("DEAD".equals(job.state())) {
-            Optional<JobsRepository.Dead> d = jobs.dead(submissionId);
-            if (d.isPresent()) {
-                diedAt = d.get().diedAt();
-                attempt = d.get().attempts();
-                error = d.get().error();
-                submittedBy = submittedBy != null ? submittedBy : d.get().submittedBy();
-                priority = priority != null ? priority : d.get().priority();
-            }
-        }
-        return Optional.of(new JobLife(job, submittedBy, priority, dueAt, attempt, waiting,
-                admission.map(JobsRepository.Admission::admittedAt).orElse(null), admission.map(JobsRepository.Admission::node).orElse(null),
-                diedAt, error, executions.executions(), parameters,
-                admission.map(a -> a.timeouts().describe()).orElse("none"),
-                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null),
-                admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::runsOn).orElse(null),
-                admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(DefaultJobControl::stopRequest).orElse(null),
-                cost, jobs.key(submissionId).map(DefaultJobControl::describe).orElse(null), discarded));
+        return actions.life(submissionId);
     }
 
-    /** Where an operator's stop of a job in flight stands. */
-    private static String stopRequest(JobsRepository.Admission a) {
-        return "asked at " + a.stopRequestedAt() + (a.stopDeliveredAt() == null ? ", waiting for node " + a.runsOn() + " to deliver it"
-                : ", delivered by node " + a.runsOn() + " after " + java.time.Duration.between(a.stopRequestedAt(), a.stopDeliveredAt()).toMillis()
-                + " ms");
+    @Override
+    public List<SubmittedJob> submit(SubmitRequest request, Actor actor) {
+        String target = request.jobName() == null ? "(none)" : request.jobName();
+        return audited.act(actor, OperatorAction.JOB_SUBMIT, target, () -> submit(request), DefaultJobControl::outcomes);
+    }
+
+    private List<SubmittedJob> submit(SubmitRequest request) {
+        if (request.jobName() == null || request.jobName().isBlank()) {
+            throw new JobRequestRefused("job", "job is required: the job XML name to start");
+        }
+        if (request.parameters().isEmpty()) {
+            throw new JobRequestRefused("parameters", "parameters is required: one object of job parameters per job ({} for none)");
+        }
+        if (request.parameters().size() > SubmitRequest.MAX_JOBS) {
+            throw new JobRequestRefused("parameters", "one call submits at most " + SubmitRequest.MAX_JOBS + " jobs, this one "
+                    + request.parameters().size() + ": split it (each call is atomic)");
+        }
+        SubmitOption[] options = options(request);
+        List<Properties> parameters = new java.util.ArrayList<>(request.parameters().size());
+        for (java.util.Map<String, String> p : request.parameters()) {
+            Properties properties = new Properties();
+            if (p != null) {
+                properties.putAll(p);
+            }
+            parameters.add(properties);
+        }
+        try {
+            return operator.submitEach(request.jobName(), parameters, options).stream()
+                    .map(s -> new SubmittedJob(s.submissionId(), s.outcome().name())).toList();
+        } catch (SubmissionRejectedException e) {
+            // a backlog cap's refusal is the partition's state, not the request's form (the overflow strategy "reject")
+            throw e.getMessage() != null && e.getMessage().contains("backlog cap") ? JobRequestRefused.conflict(e.getMessage())
+                    : new JobRequestRefused(fieldOf(e.getMessage()), e.getMessage());
+        } catch (jakarta.batch.operations.JobStartException e) {
+            // an ungoverned job started at once, as JobOperator.start does: JBeret's refusal (no such job XML)
+            throw new JobRequestRefused("job", "Job '" + request.jobName() + "' could not be started: " + e.getMessage());
+        }
+    }
+
+    /** What the audit log says a submission did: how many of each outcome, and the first id. */
+    private static String outcomes(List<SubmittedJob> submitted) {
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        submitted.forEach(s -> counts.merge(s.outcome(), 1L, Long::sum));
+        return counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().toLowerCase(java.util.Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining(", ")) + (submitted.isEmpty() ? "" : "; first " + submitted.get(0).id());
+    }
+
+    /** Each option of the request as the application would give it; a bad one refused naming its field. */
+    private static SubmitOption[] options(SubmitRequest r) {
+        List<SubmitOption> options = new java.util.ArrayList<>();
+        option(options, "priority", r.priority() == null ? null : () -> SubmitOption.priority(r.priority()));
+        option(options, "delay", r.delay() == null ? null : () -> SubmitOption.delay(r.delay()));
+        option(options, "at", r.at() == null ? null : () -> SubmitOption.at(r.at()));
+        option(options, "lane", r.lane() == null ? null : () -> SubmitOption.lane(r.lane()));
+        option(options, "cost", r.cost() == null ? null : () -> SubmitOption.cost(r.cost()));
+        option(options, "timeout", r.timeout() == null ? null : () -> SubmitOption.timeout(r.timeout()));
+        option(options, "progressTimeout", r.progressTimeout() == null ? null : () -> SubmitOption.progressTimeout(r.progressTimeout()));
+        option(options, "deadline", r.deadline() == null ? null : () -> SubmitOption.deadline(r.deadline()));
+        option(options, "expireAfter", r.expireAfter() == null ? null : () -> SubmitOption.expireAfter(r.expireAfter()));
+        if (r.uniqueKey() != null || r.uniqueWindow() != null || r.uniqueCovers() != null) {
+            option(options, "unique", () -> {
+                try {
+                    io.dispatchpolicy.spi.Uniqueness uniqueness = r.uniqueCovers() == null
+                            ? (r.uniqueWindow() == null ? io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE
+                            : io.dispatchpolicy.spi.Uniqueness.within(r.uniqueWindow()))
+                            : new io.dispatchpolicy.spi.Uniqueness(r.uniqueWindow(), r.uniqueCovers());
+                    return SubmitOption.unique(r.uniqueKey(), uniqueness);
+                } catch (IllegalArgumentException e) {
+                    throw new SubmissionRejectedException("SubmitOption.unique: " + e.getMessage());
+                }
+            });
+        }
+        if (r.debounceKey() != null || r.debouncePeriod() != null || r.debounceMaxWait() != null) {
+            option(options, "debounce", () -> SubmitOption.debounce(r.debounceKey(), r.debouncePeriod(), r.debounceMaxWait()));
+        }
+        return options.toArray(SubmitOption[]::new);
+    }
+
+    private static void option(List<SubmitOption> options, String field, java.util.function.Supplier<SubmitOption> make) {
+        if (make == null) {
+            return;
+        }
+        try {
+            options.add(make.get());
+        } catch (SubmissionRejectedException | IllegalArgumentException | NullPointerException e) {
+            throw new JobRequestRefused(field, e.getMessage());
+        }
+    }
+
+    /**
+     * The request field a submission's refusal is about, read from the message the engine gives an application
+     * (each check names its option or subject first); null when it is about the call as a whole (none found).
+     */
+    static String fieldOf(String message) {
+        String m = message == null ? "" : message;
+        java.util.regex.Matcher option = java.util.regex.Pattern.compile("SubmitOption\\.(\\w+)").matcher(m);
+        if (option.find()) {
+            return option.group(1);
+        }
+        if (m.startsWith("A job is either unique or debounced")) {
+            return "debounce";
+        }
+        if (m.startsWith("A job can be submitted at most")) {
+            return "delay";
+        }
+        if (m.startsWith("Unknown lane")) {
+            return "lane";
+        }
+        if (m.startsWith("Job parameter")) {
+            return "parameters";
+        }
+        if (m.startsWith("Unknown job XML name") || m.startsWith("Job XML name") || m.startsWith("Job '")) {
+            return "job";
+        }
+        // a policy's own functions (partitionBy, shardBy, cost, uniqueness) read the job's parameters
+        return m.startsWith("Policy '") ? "parameters" : null;
     }
 
     @Override
     public String stop(long submissionId, Actor actor) {
-        return act(submissionId, actor, OperatorAction.JOB_STOP, this::stop);
+        return act(submissionId, actor, OperatorAction.JOB_STOP, actions::stop);
     }
 
     @Override
     public String restart(long submissionId, Actor actor) {
-        return act(submissionId, actor, OperatorAction.JOB_RESTART, this::restart);
+        return act(submissionId, actor, OperatorAction.JOB_RESTART, id -> actions.restart(id, permission.authorize("restart")));
     }
 
     @Override
     public String discard(long submissionId, Actor actor) {
-        return act(submissionId, actor, OperatorAction.JOB_DISCARD, this::discard);
+        return act(submissionId, actor, OperatorAction.JOB_DISCARD, actions::discard);
     }
 
     /** Audited with the job's state and latest execution status before, and the answer after. */
@@ -158,67 +188,4 @@ public class DefaultJobControl implements JobControl {
                 .orElse(null), () -> work.apply(submissionId), answer -> answer);
     }
 
-    private String stop(long submissionId) {
-        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
-        if (!life.stoppable()) {
-            return "Job " + submissionId + " has no running execution to stop.";
-        }
-        long execution = life.latest().executionId();
-        Optional<String> elsewhere = stops.stop(execution);
-        return elsewhere.map(node -> "Asked execution " + execution + " of job " + submissionId + " to stop: it runs on node "
-                        + node + ", which hands the request to its batch runtime within a second.")
-                .orElse("Asked execution " + execution + " of job " + submissionId + " to stop.");
-    }
-
-    private String restart(long submissionId) {
-        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
-        if (!life.restartable()) {
-            return "Job " + submissionId + " cannot be restarted: only a job whose latest execution FAILED or was STOPPED, "
-                    + "with nothing staged for it, can.";
-        }
-        if ("DEAD".equals(life.job().state())) {
-            int retried = dead.retryNow(List.of(submissionId));
-            return retried == 1 ? "Dead job " + submissionId + " is staged again through its policy."
-                    : "Job " + submissionId + " is no longer dead.";
-        }
-        Policy policy = Optional.ofNullable(life.job().policy()).flatMap(registry::named)
-                .orElseThrow(() -> new JobRequestRefused("Job " + submissionId + "'s policy '" + life.job().policy()
-                        + "' is not declared by this deployment: it cannot be restarted through it"));
-        long execution = life.latest().executionId();
-        Optional<JobsRepository.Admission> admission = jobs.admission(submissionId).filter(a -> a.partitionId() != null);
-        if (admission.isEmpty()) {
-            // its partition was swept since: a restart through the policy's interceptor, under a new submission
-            long staged = stagingService.stageRestart(policy, execution, new Properties());
-            return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name()
-                    + "' as submission " + staged + ".";
-        }
-        // the same submission goes back to its partition and waits for its gates, as a dead job's retry does
-        JobsRepository.Admission a = admission.get();
-        String operator = permission.authorize("restart");
-        // it runs again as its submitter, as its first execution did (ADR 0024); the operator is in the audit log
-        String runAs = life.submittedBy() != null ? life.submittedBy() : operator;
-        staging.restage(new Restart(submissionId, a.partitionId(), life.job().jobName(), execution, runAs,
-                life.priority() == null ? 0 : life.priority(), a.attempt(), null, false));
-        signal.workArrivesOnCommit();
-        return "Execution " + execution + " of job " + submissionId + " is staged for restart through policy '" + policy.name() + "'.";
-    }
-
-    private String discard(long submissionId) {
-        JobLife life = life(submissionId).orElseThrow(() -> unknown(submissionId));
-        if ("DEAD".equals(life.job().state())) {
-            return dead.discard(List.of(submissionId)) == 1 ? "Dead job " + submissionId + " discarded."
-                    : "Job " + submissionId + " is no longer dead.";
-        }
-        Optional<Long> partition = jobs.stagedPartition(submissionId);
-        if (partition.isEmpty() || !"STAGED".equals(life.job().state())) {
-            return "Job " + submissionId + " is not staged or dead: only those can be discarded (stop a running one).";
-        }
-        partitions.lockWaiting(partition.get()); // as admission and drain: the row is taken out under its partition's lock
-        return staging.remove(submissionId) ? "Staged job " + submissionId + " discarded."
-                : "Job " + submissionId + " was admitted meanwhile.";
-    }
-
-    private static JobRequestRefused unknown(long submissionId) {
-        return new JobRequestRefused("No job " + submissionId + " (never submitted, or forgotten after its retention)");
-    }
 }

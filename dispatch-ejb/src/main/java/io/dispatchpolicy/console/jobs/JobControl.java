@@ -14,6 +14,15 @@ public interface JobControl {
     /** A job's whole life; empty when no staged row, admission record or dead job has this id (any more). */
     Optional<JobLife> life(long submissionId);
 
+    /**
+     * Submits jobs through their policy as an application's {@code DispatchOperator.submitEach} does, as the
+     * actor (who must be an operator); audited once per call. All or nothing: a bad option or parameter
+     * refuses the call ({@link JobRequestRefused} naming the field), and nothing is staged.
+     *
+     * @return one entry per job, in the request's order
+     */
+    List<SubmittedJob> submit(SubmitRequest request, Actor actor);
+
     /** Asks the job's running execution to stop. @return what was done, for the operator */
     String stop(long submissionId, Actor actor);
 

@@ -65,7 +65,8 @@ public class EngineServices {
 
     /** The console's contract: each service the engine exposes to it. */
     static final List<Class<?>> SERVICES = List.of(Monitoring.class, PolicyControl.class, PartitionControl.class,
-            DeadJobControl.class, ScheduleControl.class, AuditLog.class, JobControl.class);
+            DeadJobControl.class, ScheduleControl.class, AuditLog.class, JobControl.class,
+            io.dispatchpolicy.console.bulk.BulkActionControl.class);
     /** How long a newly found engine may take to answer its first call (within the console's second). */
     static final Duration PROBE_BOUND = Duration.ofMillis(700);
     /** How long an unavailable engine is answered from memory before it is looked for again. */
@@ -140,6 +141,12 @@ public class EngineServices {
     @Engine
     JobControl jobControl() {
         return guarded(JobControl.class);
+    }
+
+    @Produces
+    @Engine
+    io.dispatchpolicy.console.bulk.BulkActionControl bulkActionControl() {
+        return guarded(io.dispatchpolicy.console.bulk.BulkActionControl.class);
     }
 
     /**

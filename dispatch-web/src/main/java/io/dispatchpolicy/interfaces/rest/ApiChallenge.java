@@ -28,9 +28,11 @@ public class ApiChallenge extends HttpFilter {
         if (forwardedFrom instanceof String uri && uri.startsWith(request.getContextPath() + "/api/")) {
             response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
             response.setHeader("WWW-Authenticate", "Basic realm=\"ApplicationRealm\", charset=\"UTF-8\"");
-            response.setContentType("application/json");
+            response.setContentType(Problem.MEDIA_TYPE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write("{\"error\":\"authentication required: HTTP Basic credentials of a console account\"}");
+            response.getWriter().write(jakarta.json.Json.createObjectBuilder().add("type", "about:blank").add("title", "Unauthorized")
+                    .add("status", 401).add("detail", "Authentication required: HTTP Basic credentials of a console account")
+                    .build().toString());
             return;
         }
         chain.doFilter(request, response);

@@ -1,7 +1,6 @@
 package io.dispatchpolicy.interfaces.rest;
 
 import io.dispatchpolicy.console.OverrideChange;
-import io.dispatchpolicy.console.OverrideRefused;
 import io.dispatchpolicy.console.PartitionControl;
 import io.dispatchpolicy.console.audit.Actor;
 import io.dispatchpolicy.console.monitoring.Monitoring;
@@ -39,7 +38,7 @@ import java.time.Instant;
  *      http://host:8080/dispatch/api/partitions/42/overrides
  * curl -u operator:pw -X DELETE http://host:8080/dispatch/api/partitions/42/overrides/gate/concurrency/max
  * </pre>
- * A bad value answers 400 with {@code error} and the {@code field} at fault; nothing changes.
+ * A bad value answers 400, a problem (problem+json) naming the {@code field} at fault; nothing changes.
  */
 @Path("/partitions/{id: [0-9]+}/overrides")
 @RequestScoped
@@ -103,25 +102,18 @@ public class PartitionsResource {
         } catch (IllegalArgumentException e) {
             return error(Response.Status.BAD_REQUEST, "until", e.getMessage());
         }
-        try {
-            String said = control.setOverride(id, new OverrideChange(text(body, "kind"), text(body, "scope"),
-                    text(body, "param"), value, until), actor());
-            return Response.ok(Json.createObjectBuilder().add("override", said).build().toString()).build();
-        } catch (OverrideRefused refused) {
-            return error(Response.Status.BAD_REQUEST, refused.field(), refused.getMessage());
-        }
+        // a refusal (OverrideRefused) is the FailureMapper's problem, naming its field
+        String said = control.setOverride(id, new OverrideChange(text(body, "kind"), text(body, "scope"),
+                text(body, "param"), value, until), actor());
+        return Response.ok(Json.createObjectBuilder().add("override", said).build().toString()).build();
     }
 
     @DELETE
     @Path("{kind}/{scope}/{param}")
     public Response clear(@PathParam("id") long id, @PathParam("kind") String kind, @PathParam("scope") String scope,
                           @PathParam("param") String param) {
-        try {
-            boolean was = control.clearOverride(id, kind, scope, param, actor());
-            return Response.ok(Json.createObjectBuilder().add("cleared", was).build().toString()).build();
-        } catch (OverrideRefused refused) {
-            return error(Response.Status.BAD_REQUEST, refused.field(), refused.getMessage());
-        }
+        boolean was = control.clearOverride(id, kind, scope, param, actor());
+        return Response.ok(Json.createObjectBuilder().add("cleared", was).build().toString()).build();
     }
 
     private Actor actor() {
@@ -134,8 +126,7 @@ public class PartitionsResource {
     }
 
     private static Response error(Response.Status status, String field, String message) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(Json.createObjectBuilder()
-                .add("error", message).add("field", field == null ? "" : field).build().toString()).build();
+        return Problem.response(status, field, message, null);
     }
 
 }
