@@ -188,10 +188,10 @@ class AdoptionIT {
         HttpResponse<String> stopped = summary();
         assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(503);
         assertThat(stopped.body()).as("the first call finds the engine stopped, or already gone")
-                .containsAnyOf("\"reason\":\"The engine's deployment (java:global/adopted) stopped",
-                        "\"reason\":\"The Dispatch Policy engine is not deployed");
+                .containsAnyOf("\"detail\":\"The engine is unavailable: The engine's deployment (java:global/adopted) stopped",
+                        "\"detail\":\"The engine is unavailable: The Dispatch Policy engine is not deployed");
         await("the console says the engine is not deployed").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
-                .until(() -> summary().body(), body -> body.contains("\"reason\":\"The Dispatch Policy engine is not deployed"));
+                .until(() -> summary().body(), body -> body.contains("\"detail\":\"The engine is unavailable: The Dispatch Policy engine is not deployed"));
         HttpResponse<String> page = server.send("GET", "/dispatch/index.xhtml", ADMIN + ":" + ADMIN_PASSWORD, ANSWER_WITHIN);
         assertThat(page.statusCode()).isEqualTo(503);
         assertThat(page.body()).contains("id=\"engine-unavailable\"").contains("The Dispatch Policy engine is not deployed");

@@ -28,6 +28,40 @@ class JobsIT extends EngineTest {
     JobControl jobs;
 
     @Test
+    void theListsByStateHoldTheirJobsNewestFirstWithTheirCounts() {
+        java.util.Map<String, Long> before = jobs.stateCounts();
+        assertThat(before).containsOnlyKeys("staged", "running", "failed", "dead");
+
+        // dead: no retry; then failed (its dead row discarded: it failed, and neither retries nor is dead)
+        long dying = stage("it-deadnow", "jv-dead", 1, "fail", "true")[0];
+        long running = stage("it-stop", "jv-run", 1, "sleepMs", "60000")[0];
+        assertThat(ticks.iterate().admitted()).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.status(dying).state() == io.dispatchpolicy.api.SubmissionStatus.State.DEAD
+                && "STARTED".equals(db.batchStatus(dispatch.status(running).executionId().getAsLong())));
+        long[] staged = stage(POLICY, "jv-staged", 2);
+        try {
+            // newest first (a schedule's occurrence may be staged meanwhile: a subsequence, not the whole page)
+            assertThat(ids(jobs.find(new JobQuery(JobQuery.By.STATE, "staged", null, 0, 500)))).containsSubsequence(staged[1], staged[0]);
+            assertThat(ids(jobs.find(new JobQuery(JobQuery.By.STATE, "Running", null, 0, 500)))).contains(running);
+            assertThat(ids(jobs.find(new JobQuery(JobQuery.By.STATE, "dead", null, 0, 500)))).contains(dying);
+            // counted from other rows than the lists (counters, in-flight rows): each holds at least this test's jobs
+            java.util.Map<String, Long> now = jobs.stateCounts();
+            assertThat(now.get("staged")).isGreaterThanOrEqualTo(2);
+            assertThat(now.get("running")).isGreaterThanOrEqualTo(1);
+            assertThat(now.get("dead")).isGreaterThanOrEqualTo(1);
+
+            assertThat(jobs.discard(dying, Operators.OPERATOR)).isEqualTo("Dead job " + dying + " discarded.");
+            assertThat(ids(jobs.find(new JobQuery(JobQuery.By.STATE, "failed", null, 0, 500)))).contains(dying);
+            assertThat(jobs.stateCounts().get("failed")).isGreaterThanOrEqualTo(1);
+            assertThatThrownBy(() -> new JobQuery(JobQuery.By.STATE, "sleeping", null, 0, 50)).isInstanceOf(JobRequestRefused.class)
+                    .hasMessageContaining("[staged, running, failed, dead]");
+        } finally {
+            jobs.stop(running, Operators.OPERATOR);
+            await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(db.batchStatus(dispatch.status(running).executionId().getAsLong())));
+        }
+    }
+
+    @Test
     void aJobIsFoundByEachKeyStagedAndThenAdmitted() {
         long[] ids = stage(POLICY, "j1", 2, "order", "o-77");
         stage(POLICY, "j2", 1, "order", "o-78");
@@ -122,7 +156,7 @@ class JobsIT extends EngineTest {
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARAMETER, "tenant", null, 0, 10)).hasMessageContaining("name=value");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARTITION, "k", " ", 0, 10)).hasMessageContaining("name the policy");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.KEY, "order=1", null, 0, 10)).hasMessageContaining("A key is found within its policy");
-        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition, parameter or key");
+        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition, parameter, key or state");
         assertThatThrownBy(() -> jobs.life(Long.MAX_VALUE - 1).orElseThrow(() -> new IllegalStateException("none")))
                 .hasMessage("none");
         assertThatThrownBy(() -> jobs.stop(Long.MAX_VALUE - 1, Operators.ADMIN)).isInstanceOf(JobRequestRefused.class).hasMessageContaining("No job");

@@ -90,6 +90,13 @@ class MonitoringIT extends EngineTest {
         assertThat(monitoring.denials(3600, "it-throttle", "throttle_empty", "bus")).extracting(d -> d.partitionKey())
                 .containsExactly("busy");
         assertThat(monitoring.denials(3600, null, null, "%")).isEmpty();
+
+        // the engine's own pass-through policy (schedules of ungoverned jobs) is listed only while it holds work
+        boolean holdsWork = db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'dispatch-schedules'") > 0
+                || db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = 'dispatch-schedules'") > 0;
+        assertThat(monitoring.policies().stream().anyMatch(q -> q.name().equals("dispatch-schedules")))
+                .as("dispatch-schedules listed, holding work: " + holdsWork).isEqualTo(holdsWork);
+        assertThat(monitoring.policies()).extracting(PolicySummary::name).contains("it-throttle");
     }
 
     @Test

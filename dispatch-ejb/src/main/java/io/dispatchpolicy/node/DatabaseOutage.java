@@ -43,14 +43,6 @@ public class DatabaseOutage {
         return downSince != null;
     }
 
-    /**
-     * {@link #isDown()} as a supplier read without this bean's CDI proxy: for a caller on a thread that is not the
-     * deployment's (the metrics registry's scrape, which cannot reach the proxy's container). Call it on the bean.
-     */
-    public java.util.function.BooleanSupplier downState() {
-        return () -> downSince != null;
-    }
-
     /** Since when this node has found its database unreachable; empty while it is reachable. */
     public Optional<Instant> downSince() {
         return Optional.ofNullable(downSince);

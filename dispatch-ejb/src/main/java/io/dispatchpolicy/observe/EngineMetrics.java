@@ -3,7 +3,6 @@ package io.dispatchpolicy.observe;
 import io.dispatchpolicy.domain.model.StagedJob;
 import io.dispatchpolicy.infrastructure.persistence.AfterCommit;
 import jakarta.annotation.PostConstruct;
-import io.dispatchpolicy.node.DatabaseOutage;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,19 +39,8 @@ public class EngineMetrics {
     @Resource
     TransactionSynchronizationRegistry transactions;
 
-    @Inject
-    DatabaseOutage outage;
-
     private volatile Meters meters = Meters.NONE;
     private final Map<String, Reading> gauges = new ConcurrentHashMap<>();
-    /**
-     * Whether this node finds the engine's database unreachable (1) or not (0), read when scraped: nothing of the
-     * node's maintenance runs while it is, so no sample could say so (ADR 0040's alert reads it). Kept here: the
-     * registry holds a gauge's object weakly. The scrape runs on a management thread, where the outage bean's
-     * CDI proxy cannot be called: it reads the bean's own state.
-     */
-    private volatile java.util.function.DoubleSupplier unreachable;
-
     @PostConstruct
     void connect() {
         try {
@@ -63,9 +51,6 @@ public class EngineMetrics {
         }
         try {
             meters = MicrometerMeters.ofDeployment().orElse(Meters.NONE);
-            java.util.function.BooleanSupplier down = outage.downState();
-            unreachable = () -> down.getAsBoolean() ? 1 : 0;
-            meters.gauge("dispatch.database.unreachable", unreachable);
             LOG.info(meters == Meters.NONE ? "The micrometer subsystem gives this deployment no registry: the engine exports no metrics"
                     : "The engine's metrics go to WildFly's micrometer registry (README, \"Metrics\")");
         } catch (RuntimeException | LinkageError e) {

@@ -39,6 +39,11 @@ public class DefaultJobControl implements JobControl {
     DispatchOperator operator;
 
     @Override
+    public java.util.Map<String, Long> stateCounts() {
+        return jobs.stateCounts();
+    }
+
+    @Override
     public List<JobRow> find(JobQuery query) {
         return jobs.find(query);
     }

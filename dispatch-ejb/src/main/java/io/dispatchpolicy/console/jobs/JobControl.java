@@ -8,6 +8,9 @@ import java.util.Optional;
 /** The Jobs view's engine side (the console and the API). Finding and reading need a console user; acting is checked against the actor's roles and audited. */
 public interface JobControl {
 
+    /** How many jobs each list by state holds now ({@link JobQuery#STATES}: staged, running, failed in the last hour, dead). */
+    java.util.Map<String, Long> stateCounts();
+
     /** A page of jobs matching the query, newest submission first. */
     List<JobRow> find(JobQuery query);
 

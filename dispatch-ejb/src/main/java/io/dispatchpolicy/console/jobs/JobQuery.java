@@ -1,6 +1,7 @@
 package io.dispatchpolicy.console.jobs;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * A search of the Jobs view: one key, newest submission first, a page of at most {@code limit} jobs
@@ -16,8 +17,14 @@ public record JobQuery(By by, String value, String policy, long before, int limi
 
     public static final int MAX_LIMIT = 500;
 
-    /** The keys a job is found by. */
-    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER, KEY }
+    /** The keys a job is found by; {@code STATE} lists the jobs in one of {@link #STATES}, newest first. */
+    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER, KEY, STATE }
+
+    /**
+     * The lists by state the Jobs view opens on: staged (waiting, scheduled, retrying, parked), running (in flight),
+     * failed (an execution that FAILED in the last hour, neither retrying nor dead: those are staged or dead), dead.
+     */
+    public static final List<String> STATES = List.of("staged", "running", "failed", "dead");
 
     public JobQuery {
         if (by == null) {
@@ -29,6 +36,12 @@ public record JobQuery(By by, String value, String policy, long before, int limi
         }
         if ((by == By.SUBMISSION || by == By.EXECUTION) && !isId(value)) {
             throw new JobRequestRefused("A " + by.name().toLowerCase() + " id is a whole number; '" + value + "' is not");
+        }
+        if (by == By.STATE && !STATES.contains(value.toLowerCase(java.util.Locale.ROOT))) {
+            throw new JobRequestRefused("Jobs are listed by state " + STATES + "; not '" + value + "'");
+        }
+        if (by == By.STATE) {
+            value = value.toLowerCase(java.util.Locale.ROOT);
         }
         if (by == By.PARAMETER && value.indexOf('=') <= 0) {
             throw new JobRequestRefused("Find by parameter as name=value (e.g. tenant=acme); '" + value + "' has no name");
@@ -62,7 +75,7 @@ public record JobQuery(By by, String value, String policy, long before, int limi
                 return by;
             }
         }
-        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition, parameter or key; not by '"
+        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition, parameter, key or state; not by '"
                 + name + "'");
     }
 

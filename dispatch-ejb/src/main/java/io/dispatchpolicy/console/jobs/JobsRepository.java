@@ -96,6 +96,29 @@ public class JobsRepository {
                     .with("admitted", "{{hasParameter}}").with("hasParameter", HAS_PARAMETER)
                     .with("discarded", "x.job_parameters @> jsonb_build_object(:parameterName::text, :parameterValue::text)"));
 
+    // The lists by state (JobQuery.STATES): one branch each. Running drives from the in-flight rows, failed from the
+    // failed executions' partial index (JobRepositoryIndexes), so neither walks every admission of a million.
+    private static final String RAN_LATELY_AND_FAILED = "a.execution_id IN (SELECT x.jobexecutionid FROM job_execution x "
+            + "WHERE x.batchstatus = 'FAILED' AND x.endtime > clock_timestamp() - interval '1 hour')";
+    private static final Map<String, Sql> BY_STATE = Map.of(
+            "staged", FIND.with("staged", "true").with("dead", "false").with("admitted", "false").with("discarded", "false"),
+            "running", FIND.with("staged", "false").with("dead", "false").with("discarded", "false")
+                    .with("admitted", "a.submission_id IN (SELECT f.submission_id FROM dispatch.inflight_jobs f)"),
+            "failed", FIND.with("staged", "false").with("dead", "false").with("discarded", "false").with("admitted", RAN_LATELY_AND_FAILED),
+            "dead", FIND.with("staged", "false").with("dead", "true").with("admitted", "false").with("discarded", "false"));
+
+    // How many jobs each list by state holds now: the partitions' counters, the in-flight rows, the failed index, the dead.
+    private static final Sql STATE_COUNTS = Sql.of("""
+            SELECT (SELECT coalesce(sum(pending_count + scheduled_count + parked_count), 0) FROM dispatch.partitions),
+                   (SELECT count(*) FROM dispatch.inflight_jobs WHERE submission_id > 0),
+                   (SELECT count(*) FROM dispatch.admissions a
+                     WHERE a.execution_id IN (SELECT x.jobexecutionid FROM job_execution x
+                                               WHERE x.batchstatus = 'FAILED' AND x.endtime > clock_timestamp() - interval '1 hour')
+                       AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs s WHERE s.id = a.submission_id)
+                       AND NOT EXISTS (SELECT 1 FROM dispatch.dead_jobs d WHERE d.submission_id = a.submission_id)),
+                   (SELECT count(*) FROM dispatch.dead_jobs)
+            """);
+
     private static final Sql STAGED_LIFE = Sql.of("""
             SELECT s.submitted_by, s.priority, s.due_at, s.attempt,
                    CASE WHEN s.parked_at IS NOT NULL THEN 'parked' WHEN s.due_at IS NOT NULL THEN 'scheduled' ELSE 'waiting' END,
@@ -149,8 +172,20 @@ public class JobsRepository {
         return FIND_BY.get(by).jdbc();
     }
 
+    /** How many jobs each list by state holds now, in {@link JobQuery#STATES}' order. */
+    public Map<String, Long> stateCounts() {
+        Map<String, Long> counts = new java.util.LinkedHashMap<>();
+        jdbc.query(STATE_COUNTS, Params.of(), rs -> {
+            for (int i = 0; i < JobQuery.STATES.size(); i++) {
+                counts.put(JobQuery.STATES.get(i), rs.getLong(i + 1));
+            }
+            return null;
+        });
+        return counts;
+    }
+
     public List<JobRow> find(JobQuery q) {
-        return jdbc.query(FIND_BY.get(q.by()), keyParams(q).bigint("before", q.before()).integer("limit", q.limit()),
+        return jdbc.query(q.by() == JobQuery.By.STATE ? BY_STATE.get(q.value()) : FIND_BY.get(q.by()), keyParams(q).bigint("before", q.before()).integer("limit", q.limit()),
                 rs -> new JobRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
                         (Long) rs.getObject(7), rs.getString(8), Jdbc.instant(rs.getTimestamp(9)), Jdbc.instant(rs.getTimestamp(10))));
     }
@@ -166,6 +201,7 @@ public class JobsRepository {
             case PARTITION -> params.text("policy", q.policy()).text("partitionKey", q.value());
             case PARAMETER -> params.text("parameterName", q.parameterName()).text("parameterValue", q.parameterValue())
                     .text("parameterLine", q.parameterName() + " = " + q.parameterValue());
+            case STATE -> params;
         };
     }
 

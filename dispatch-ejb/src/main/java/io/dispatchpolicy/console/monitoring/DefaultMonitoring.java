@@ -164,6 +164,10 @@ public class DefaultMonitoring implements Monitoring {
         for (Policy policy : registry.all()) {
             String name = policy.name();
             long[] t = totals.getOrDefault(name, new long[3]);
+            if (Policy.SCHEDULES.equals(name) && t[0] == 0 && inFlight.getOrDefault(name, 0L) == 0 && !paused.contains(name)) {
+                // the engine's own pass-through policy (schedules of ungoverned jobs): shown only while it holds work
+                continue;
+            }
             Optional<EffectivePolicy> effective = heldPolicies.effectiveIfDeclared(name); // once: it reads every setting
             List<LaneView> lanes = lanes(policy, effective); // demotion moves jobs between lanes: no lanes, no demoted tenants
             List<String> gates = effective.map(EffectivePolicy::describeGates).orElseGet(() -> EffectivePolicy.describeGates(policy, Map.of()));

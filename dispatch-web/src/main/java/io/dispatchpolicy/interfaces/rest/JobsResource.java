@@ -83,6 +83,13 @@ public class JobsResource {
         return jobs.find(new JobQuery(JobQuery.by(by), value, policy, before, limit));
     }
 
+    /** How many jobs each list by state holds now: {@code {"staged", "running", "failed", "dead"}} (failed: in the last hour). */
+    @GET
+    @Path("states")
+    public java.util.Map<String, Long> states() {
+        return jobs.stateCounts();
+    }
+
     /** One job's whole life; 404 when there is no such job (any more). */
     @GET
     @Path("{id: [0-9]+}")

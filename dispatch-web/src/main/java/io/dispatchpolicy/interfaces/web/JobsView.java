@@ -16,7 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The Jobs view: find jobs by submission id, execution id, job name, partition, parameter or key. The search
+ * The Jobs view: opens on the lists by state (staged, running, failed in the last hour, dead) with their counts;
+ * finds jobs by submission id, execution id, job name, partition, parameter or key. The search
  * is in the address ({@code jobs.xhtml?by=partition&policy=p&value=k}), so a search can be bookmarked
  * or linked from an alert; pages go back in time by keyset ({@code before}), newest first.
  */
@@ -42,10 +43,14 @@ public class JobsView implements Serializable {
     private List<JobRow> found = List.of();
     private boolean searched;
 
-    /** Runs the search in the address (view action). */
+    /** How many jobs each list by state holds, for the links above the results (read once per view). */
+    private java.util.Map<String, Long> counts;
+
+    /** Runs the search in the address (view action); with none, the staged jobs (the lists by state it opens on). */
     public void load() {
         if (value == null || value.isBlank()) {
-            return;
+            by = "state";
+            value = "staged";
         }
         try {
             found = jobs.find(new JobQuery(JobQuery.by(by), value, policy, before, PAGE));
@@ -69,6 +74,33 @@ public class JobsView implements Serializable {
 
     private static String enc(String s) {
         return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8);
+    }
+
+    /** The lists by state with their counts: staged, running, failed (last hour), dead. */
+    public java.util.Map<String, Long> getCounts() {
+        if (counts == null) {
+            counts = jobs.stateCounts();
+        }
+        return counts;
+    }
+
+    public List<String> getStates() {
+        return io.dispatchpolicy.console.jobs.JobQuery.STATES;
+    }
+
+    /** A list's name as its link shows it. */
+    public String label(String state) {
+        return switch (state) {
+            case "staged" -> "Staged";
+            case "running" -> "Running";
+            case "failed" -> "Failed, last hour";
+            default -> "Dead";
+        };
+    }
+
+    /** Whether the page shows the list of {@code state}. */
+    public boolean showing(String state) {
+        return "state".equals(by) && state.equals(value);
     }
 
     public List<JobRow> getFound() {
