@@ -67,7 +67,9 @@ class MetricsIT extends EngineTest {
             assertThat(after.value("dispatch_jobs_inflight", "policy", CAPPED)).isEqualTo(1);
             // what the shipped alerts read (ADR 0040): the policy is not held, no shard unserved
             assertThat(after.text()).contains("dispatch_policy_held{");
-            assertThat(after.value("dispatch_policy_held", "policy", CAPPED)).isZero();
+            assertThat(after.value("dispatch_policy_held", "policy", CAPPED))
+                    .as("dispatch_policy_held as scraped: %s", after.text().lines().filter(l -> l.startsWith("dispatch_policy_held")).toList())
+                    .isZero();
             assertThat(after.value("dispatch_jobs_unserved", "policy", CAPPED)).isZero();
             set("dispatch.policy." + CAPPED + ".gate.concurrency.max", "abc");
             sampler.sampleNow();

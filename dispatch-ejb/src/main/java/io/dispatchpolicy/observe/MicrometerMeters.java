@@ -58,6 +58,12 @@ final class MicrometerMeters implements Meters {
 
     @Override
     public void gauge(String name, DoubleSupplier value, String... tags) {
+        // EngineMetrics registers each gauge once per deployment, so one already there of this name and tags is an
+        // earlier deployment's (a redeploy; its object gone, it reads NaN) — and the registry would hand back that one
+        // instead of registering ours: take it out first
+        for (io.micrometer.core.instrument.Gauge stale : registry.find(name).tags(tags).gauges()) {
+            registry.remove(stale);
+        }
         // the registry holds the supplier weakly: EngineMetrics keeps it
         registry.gauge(name, Tags.of(tags), value, DoubleSupplier::getAsDouble);
     }
