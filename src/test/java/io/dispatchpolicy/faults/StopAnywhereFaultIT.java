@@ -232,8 +232,10 @@ class StopAnywhereFaultIT {
         if (worst > 0) {
             problems.add("a window of the tenant's reads held " + worst + " items, more than 20 a second plus a bucket");
         }
+        // which node runs them is whichever tick claims the tenant's one partition first: both, usually, but not
+        // by any rule (CI of 2026-11-28 saw one), so it is recorded, not required; the bound above holds either way
         if (nodes != 2) {
-            problems.add("the item jobs ran on " + nodes + " node(s), not both");
+            run.note("itemThrottleOnOneNode", "the item jobs ran on " + nodes + " node(s) this run: the bucket was shared by one node's runs only");
         }
         return problems;
     }
