@@ -2,7 +2,6 @@ package io.dispatchpolicy.interfaces.rest;
 
 import io.dispatchpolicy.console.PolicyControl;
 import io.dispatchpolicy.console.monitoring.Monitoring;
-import io.dispatchpolicy.console.monitoring.PolicySummary;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -73,7 +72,8 @@ public class PoliciesResource {
     }
 
     private void known(String name) {
-        if (monitoring.policies().stream().map(PolicySummary::name).noneMatch(name::equals)) {
+        // the declared names only: policies() would compute every policy's summary (denials, top partitions) to look one up
+        if (!monitoring.policyNames().contains(name)) {
             throw Problem.notFound("No policy named '" + name + "' is declared");
         }
     }
