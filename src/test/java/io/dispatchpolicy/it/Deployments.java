@@ -42,8 +42,9 @@ public final class Deployments {
             addJobs(tests, "bench/batch-jobs");
         }
         ear.addAsModule(tests);
-        // tests outside the server (the browser's) submit through the policy here, as an application would
-        ear.addAsModule(ShrinkWrap.create(WebArchive.class, "it-submit.war").addClass(SubmitServlet.class)
+        // tests outside the server (the browser's) submit through the policy here, as an application would; webhooks
+        // post here (WebhookInbox, left out of the WAR, is the tests' module's class: the tests read what was received)
+        ear.addAsModule(ShrinkWrap.create(WebArchive.class, "it-submit.war").addClasses(SubmitServlet.class, WebhookReceiver.class)
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml"));
         // Arquillian's test runner servlet goes into a WAR of its own: the console's WAR requires a login.
         ear.addAsModule(Testable.archiveToTest(ShrinkWrap.create(WebArchive.class, "arquillian-runner.war")));

@@ -4,6 +4,8 @@ import io.dispatchpolicy.admission.InflightEnd;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.FailedExecution;
+import io.dispatchpolicy.notify.EventType;
+import io.dispatchpolicy.notify.Outbox;
 import io.dispatchpolicy.observe.EngineMetrics;
 import io.dispatchpolicy.partition.PartitionRepository;
 import io.dispatchpolicy.policy.EffectivePolicy;
@@ -20,6 +22,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -46,6 +50,9 @@ public class FailedJobs {
 
     @Inject
     PartitionRepository partitions;
+
+    @Inject
+    Outbox outbox;
 
     @Inject
     PolicyRegistry policies;
@@ -97,6 +104,17 @@ public class FailedJobs {
         dead.bury(new DeadJob(row.submissionId(), row.partitionId(), execution.getJobName(),
                 execution.getExecutionId(), row.attempt(), row.priority(), user, failure.exitStatus(), error));
         metrics.deadOnCommit(row.policyName());
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("submissionId", row.submissionId());
+        data.put("executionId", execution.getExecutionId());
+        data.put("policy", row.policyName());
+        data.put("partitionId", row.partitionId());
+        data.put("jobName", execution.getJobName());
+        data.put("attempts", row.attempt());
+        data.put("exitStatus", failure.exitStatus());
+        data.put("error", error == null || error.length() <= 2_000 ? error : error.substring(0, 2_000));
+        data.put("submittedBy", user);
+        outbox.record(EventType.JOB_DEAD, "job.dead:" + row.submissionId() + ":" + execution.getExecutionId(), data);
         LOG.info(() -> "Job " + execution.getJobName() + " (submission " + row.submissionId() + ") is dead after "
                 + row.attempt() + " attempt(s); last execution " + execution.getExecutionId());
     }

@@ -56,6 +56,8 @@ public class DispatchSettings {
     public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
     public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
+    /** Prefix of the webhooks' settings: {@code dispatch.webhook.<name>.<field>} (the notify package reads them). */
+    public static final String WEBHOOK_PREFIX = "dispatch.webhook.";
 
     /** Every global setting; anything else under {@code dispatch.} must be a policy setting. */
     /** Fairness half-life when nothing sets one (global, per policy, or in the console's view of a partition). */
@@ -348,6 +350,7 @@ public class DispatchSettings {
      */
     public Optional<String> nameProblem(String name) {
         if (GLOBAL.contains(name) || SERVER.contains(name) || name.startsWith("dispatch.policy.") || name.startsWith(SCHEDULE_PREFIX)
+                || name.startsWith(WEBHOOK_PREFIX)
                 || name.startsWith("dispatch.test.") || name.startsWith("dispatch.build.")) {
             return Optional.empty();
         }

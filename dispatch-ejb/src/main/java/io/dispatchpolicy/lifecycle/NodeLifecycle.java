@@ -22,6 +22,8 @@ import io.dispatchpolicy.running.ExecutionWatchdog;
 import io.dispatchpolicy.schedule.ScheduleWatchdog;
 import io.dispatchpolicy.upkeep.Maintainer;
 import io.dispatchpolicy.upkeep.MaintenanceTask;
+import io.dispatchpolicy.notify.WebhookDelivery;
+import io.dispatchpolicy.notify.Webhooks;
 import io.dispatchpolicy.upkeep.RecoveryService;
 import io.dispatchpolicy.upkeep.StrandedExecutions;
 import io.dispatchpolicy.upkeep.Sweeper;
@@ -158,6 +160,12 @@ public class NodeLifecycle {
     @Inject
     TickSignal signal;
 
+    @Inject
+    Webhooks webhooks;
+
+    @Inject
+    WebhookDelivery webhookDelivery;
+
     private volatile boolean stopping;
     private ExecutorService suspendWorker;
     private AutoCloseable followingSuspend;
@@ -172,6 +180,7 @@ public class NodeLifecycle {
         repositoryIndexes.ensure();
         policies.validateSettings();
         schedules.validateSettings();
+        webhooks.validate();
         settingNames.check(); // wrong names are reported, never fatal (ADR 0023)
         LOG.info(() -> "Dispatch policies: " + policies.all());
         lockKey = nodes.register(node.id(), node.name());
@@ -199,8 +208,9 @@ public class NodeLifecycle {
     /**
      * The node's maintenance, one list of tasks run by one loop ({@link Maintainer}), in this order when
      * several are due together: heartbeat (at once: that takes this boot's liveness lock), recovery,
-     * priority aging, the schedule watchdog (a second after boot: declared schedules get their first
-     * occurrence then), history, the metrics' sample, sweep, and the check of setting names written live.
+     * the execution watchdog, stranded executions, priority aging, the schedule watchdog (a second after boot:
+     * declared schedules get their first occurrence then), bulk actions, webhooks, history, the metrics' sample,
+     * sweep, and the check of setting names written live.
      */
     private List<MaintenanceTask> tasks() {
         return List.of(
@@ -215,6 +225,7 @@ public class NodeLifecycle {
                 new MaintenanceTask("schedule watchdog", settings.scheduleWatchdogInterval().toMillis(), FIRST_RECOVERY_MS, false,
                         scheduleWatchdog::pass),
                 MaintenanceTask.every("bulk actions", io.dispatchpolicy.console.bulk.BulkActionMaintenance.EVERY_MS, bulkActions::pass),
+                MaintenanceTask.every("webhooks", WebhookDelivery.EVERY_MS, webhookDelivery::pass),
                 MaintenanceTask.every("history", HistoryRecorder.FLUSH_EVERY_MS, history::flush),
                 MaintenanceTask.every("metrics sample", MetricsSampler.EVERY_MS, sampler::sampleNow),
                 MaintenanceTask.every("sweep", settings.sweepInterval().toMillis(), MaintenanceTask.untilDone(() -> sweeper.sweep() > 0)),

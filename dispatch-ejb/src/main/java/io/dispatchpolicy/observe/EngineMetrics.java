@@ -138,6 +138,11 @@ public class EngineMetrics {
         onCommit(() -> meters.count("dispatch.jobs.timed.out", 1, "policy", policy == null ? "" : policy, "timeout", kind));
     }
 
+    /** A webhook's attempt ended ({@code outcome}: delivered, retried, failed; ADR 0041). */
+    public void webhook(String webhook, String outcome) {
+        meters.count("dispatch.webhook.deliveries", 1, "webhook", webhook, "outcome", outcome);
+    }
+
     /** A schedule's occurrence staged. */
     public void occurrenceOnCommit(String policy) {
         onCommit(() -> meters.count("dispatch.schedule.occurrences", 1, "policy", policy));

@@ -3,6 +3,8 @@ package io.dispatchpolicy.partition;
 import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
+import io.dispatchpolicy.notify.EventType;
+import io.dispatchpolicy.notify.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -74,6 +76,9 @@ public class PartitionPauses {
     @Inject
     Jdbc jdbc;
 
+    @Inject
+    Outbox outbox;
+
     /**
      * An operator's pause of partition {@code partitionId}'s key (its gate row and its lanes) until {@code until}:
      * nothing of it is admitted before, on any node; jobs in flight run on.
@@ -81,9 +86,11 @@ public class PartitionPauses {
      * @return the key's gate row, policy, key and until when; empty when there is no such partition
      */
     public Optional<Paused> pauseKey(long partitionId, Instant until, String reason) {
-        return jdbc.query(PAUSE_KEY, Params.of().bigint("partition", partitionId).bigint("untilMs", until.toEpochMilli())
+        Optional<Paused> paused = jdbc.query(PAUSE_KEY, Params.of().bigint("partition", partitionId).bigint("untilMs", until.toEpochMilli())
                         .text("reason", reason),
                 rs -> new Paused(rs.getLong(1), rs.getString(3), rs.getString(4), rs.getTimestamp(2).toInstant())).stream().findFirst();
+        paused.ifPresent(p -> told(p, reason, null));
+        return paused;
     }
 
     /** Ends the pause in force on partition {@code partitionId}'s key. @return whether one was in force */
@@ -98,9 +105,23 @@ public class PartitionPauses {
      * @return the key's gate row, its policy and key, and until when it is paused; empty when the execution is not in flight
      */
     public Optional<Paused> pause(long executionId, Long untilMillis, Long waitMillis, String reason) {
-        return jdbc.query(PAUSE, Params.of().bigint("execution", executionId).bigint("untilMs", untilMillis).bigint("waitMs", waitMillis)
-                        .text("reason", reason),
+        Optional<Paused> paused = jdbc.query(PAUSE, Params.of().bigint("execution", executionId).bigint("untilMs", untilMillis)
+                        .bigint("waitMs", waitMillis).text("reason", reason),
                 rs -> new Paused(rs.getLong(1), rs.getString(3), rs.getString(4), rs.getTimestamp(2).toInstant())).stream().findFirst();
+        paused.ifPresent(p -> told(p, reason, executionId));
+        return paused;
+    }
+
+    /** The webhooks' event of a pause, in the pause's transaction (ADR 0041). */
+    private void told(Paused p, String reason, Long executionId) {
+        java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("policy", p.policyName());
+        data.put("partitionKey", p.partitionKey());
+        data.put("partitionId", p.partitionId());
+        data.put("until", p.until().toString());
+        data.put("reason", reason);
+        data.put("executionId", executionId);
+        outbox.record(EventType.PARTITION_PAUSED, "partition.paused:" + p.partitionId() + ":" + p.until().toEpochMilli(), data);
     }
 
     /** A key paused by a job: its gate row, its policy and key, until when. */

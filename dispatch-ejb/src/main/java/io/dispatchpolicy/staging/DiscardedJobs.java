@@ -5,6 +5,8 @@ import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
+import io.dispatchpolicy.notify.EventType;
+import io.dispatchpolicy.notify.Outbox;
 import io.dispatchpolicy.partition.PartitionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,6 +32,15 @@ import java.util.Optional;
 @ApplicationScoped
 public class DiscardedJobs {
 
+    // The webhooks' job.expired events (ADR 0041) of the jobs a statement just recorded as expired ("recorded", with these
+    // columns), in that statement: one per subscribed webhook in :hooks, none when it is empty.
+    private static final String RECORDED_COLUMNS = "submission_id, policy_name, partition_key, lane, job_name, submitted_by, detail";
+    private static final String EXPIRED_EVENTS = Outbox.fanOut("""
+            SELECT 'job.expired:' || x.submission_id AS event_id,
+                   jsonb_build_object('submissionId', x.submission_id, 'policy', x.policy_name, 'partitionKey', x.partition_key,
+                                      'lane', x.lane, 'jobName', x.job_name, 'submittedBy', x.submitted_by, 'detail', x.detail) AS payload
+              FROM recorded x""", "'job.expired'");
+
     // Up to :limit rows past their deadline, their partitions locked (SKIP LOCKED: a partition being admitted
     // waits for the next tick, and its admission expires what it takes), moved to discarded_jobs and out of
     // their partitions' counts. A schedule's occurrence among them is ended 'skipped'/'expired' here; the caller
@@ -47,7 +58,9 @@ public class DiscardedJobs {
                        e.priority, 'expired', 'not admitted by its deadline, ' || to_char(e.expires_at AT TIME ZONE 'UTC',
                                                                                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
                   FROM expiring e JOIN dispatch.partitions p ON p.id = e.partition_id
-                 WHERE e.id IN (SELECT id FROM gone)),
+                 WHERE e.id IN (SELECT id FROM gone)
+                RETURNING {{recordedColumns}}),
+            told AS ({{told}}),
             per AS (
                 SELECT partition_id, count(*) FILTER (WHERE parked)::int AS parked,
                        count(*) FILTER (WHERE scheduled AND NOT parked)::int AS scheduled,
@@ -69,11 +82,12 @@ public class DiscardedJobs {
             SELECT c.id, c.policy_name, c.n, c.partition_key, c.lane, x.schedule_id, x.kind, x.run_at, x.overdue_seq,
                    x.schedule_version, statement_timestamp()
               FROM counted c LEFT JOIN ended x ON x.partition_id = c.id
-            """);
+            """).with("recordedColumns", RECORDED_COLUMNS).with("told", EXPIRED_EVENTS);
 
     // Jobs an admission took whose deadline had passed: recorded instead of started. The admission has taken
     // them out of staging and counts them out of their partition as it does every job it takes.
-    private static final Sql EXPIRED_AT_ADMISSION = Sql.of("""
+    private static final Sql EXPIRED_AT_ADMISSION = Sql.template("""
+            WITH recorded AS (
             INSERT INTO dispatch.discarded_jobs (submission_id, policy_name, partition_key, lane, job_name, job_parameters,
                                                  submitted_by, staged_at, priority, reason, detail)
             SELECT j.id, p.policy_name, p.partition_key, p.lane, j.job_name, j.params::jsonb, j.submitted_by, j.staged_at,
@@ -81,7 +95,9 @@ public class DiscardedJobs {
               FROM unnest(:ids::bigint[], :jobNames::text[], :parameters::text[], :submittedBy::text[], :stagedAt::timestamptz[],
                           :priorities::int[], :expires::text[]) AS j(id, job_name, params, submitted_by, staged_at, priority, expires)
               JOIN dispatch.partitions p ON p.id = :partition
-            """);
+            RETURNING {{recordedColumns}})
+            {{told}}
+            """).with("recordedColumns", RECORDED_COLUMNS).with("told", EXPIRED_EVENTS);
 
     private static final Sql FIND = Sql.of("""
             SELECT reason, discarded_at FROM dispatch.discarded_jobs WHERE submission_id = :submission
@@ -117,6 +133,9 @@ public class DiscardedJobs {
     @Inject
     Jdbc jdbc;
 
+    @Inject
+    Outbox outbox;
+
     /**
      * Expires up to {@code limit} staged jobs past their deadline (the database's clock). The partitions of the
      * expired jobs stay locked until the caller's transaction ends.
@@ -127,7 +146,7 @@ public class DiscardedJobs {
         Map<String, Integer> byPolicy = new HashMap<>();
         java.util.Set<Long> partitions = new java.util.LinkedHashSet<>();
         List<ExpiredOccurrence> occurrences = new ArrayList<>();
-        jdbc.query(EXPIRE, Params.of().integer("limit", limit), rs -> {
+        jdbc.query(EXPIRE, Params.of().integer("limit", limit).texts("hooks", outbox.hooks(EventType.JOB_EXPIRED)), rs -> {
             if (partitions.add(rs.getLong(1))) { // a row per occurrence, each with its partition's count: counted once
                 byPolicy.merge(rs.getString(2), rs.getInt(3), Integer::sum);
             }
@@ -183,7 +202,7 @@ public class DiscardedJobs {
         if (jobs.isEmpty()) {
             return;
         }
-        jdbc.update(EXPIRED_AT_ADMISSION, Params.of().bigint("partition", partitionId)
+        jdbc.update(EXPIRED_AT_ADMISSION, Params.of().bigint("partition", partitionId).texts("hooks", outbox.hooks(EventType.JOB_EXPIRED))
                 .longs("ids", jobs.stream().map(StagedJob::submissionId).toList())
                 .texts("jobNames", jobs.stream().map(StagedJob::jobName).toList())
                 .texts("parameters", jobs.stream().map(j -> JsonCodec.write(j.parameters().asMap())).toList())

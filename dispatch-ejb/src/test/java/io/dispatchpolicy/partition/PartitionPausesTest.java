@@ -30,6 +30,7 @@ class PartitionPausesTest {
     @BeforeEach
     void aKeyWithALaneAndAnotherKey() {
         pauses.jdbc = jdbc;
+        pauses.outbox = io.dispatchpolicy.notify.TestOutbox.none(jdbc);
         gate = db.count("INSERT INTO dispatch.partitions (policy_name, partition_key, context) VALUES (?, 'k', '{}') RETURNING id", POLICY);
         lane = db.count("INSERT INTO dispatch.partitions (policy_name, partition_key, lane, context) VALUES (?, 'k', 'bulk', '{}') RETURNING id",
                 POLICY);

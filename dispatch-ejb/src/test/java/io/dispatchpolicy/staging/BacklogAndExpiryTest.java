@@ -43,6 +43,7 @@ class BacklogAndExpiryTest {
     void repositories() {
         staging.jdbc = tx.jdbc();
         discarded.jdbc = tx.jdbc();
+        discarded.outbox = io.dispatchpolicy.notify.TestOutbox.subscribed(tx.jdbc(), "x-expiry");
     }
 
     @AfterEach
@@ -50,6 +51,7 @@ class BacklogAndExpiryTest {
         db.update("DELETE FROM dispatch.staged_jobs WHERE partition_id IN (SELECT id FROM dispatch.partitions WHERE policy_name = ?)", POLICY);
         db.update("DELETE FROM dispatch.partitions WHERE policy_name = ?", POLICY);
         db.update("DELETE FROM dispatch.discarded_jobs WHERE policy_name = ?", POLICY);
+        db.update("DELETE FROM dispatch.webhook_deliveries WHERE webhook = 'x-expiry'");
     }
 
     private static Submission job(String key, Long delayMillis) {
@@ -176,6 +178,11 @@ class BacklogAndExpiryTest {
         assertThat(db.strings("SELECT p.partition_key || ':' || p.pending_count || '/' || p.scheduled_count FROM dispatch.partitions p "
                 + "WHERE policy_name = ? ORDER BY 1", POLICY)).containsExactly("e:1/0", "f:1/0");
         assertThat(db.count("SELECT count(*) FROM dispatch.discarded_jobs WHERE policy_name = ? AND reason = 'expired'", POLICY)).isEqualTo(3);
+        assertThat(db.strings("SELECT d.event_type || ' ' || (d.payload->>'policy') || ' ' || (d.payload->>'partitionKey') || ' ' "
+                + "|| (d.event_id = 'job.expired:' || (d.payload->>'submissionId')) FROM dispatch.webhook_deliveries d "
+                + "JOIN dispatch.discarded_jobs x ON x.submission_id = (d.payload->>'submissionId')::bigint WHERE d.webhook = 'x-expiry'"))
+                .as("a webhook's event per expired job, in the expiry's statement")
+                .containsExactly("job.expired " + POLICY + " e true", "job.expired " + POLICY + " e true", "job.expired " + POLICY + " e true");
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
                 + "WHERE p.policy_name = ? AND s.expires_at > clock_timestamp() + interval '59 seconds'", POLICY))
                 .as("60 s after it is due").isEqualTo(1);

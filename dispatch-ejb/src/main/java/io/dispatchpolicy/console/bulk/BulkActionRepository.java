@@ -4,6 +4,8 @@ import io.dispatchpolicy.infrastructure.persistence.Jdbc;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
 import io.dispatchpolicy.infrastructure.persistence.Params;
 import io.dispatchpolicy.infrastructure.persistence.Sql;
+import io.dispatchpolicy.notify.EventType;
+import io.dispatchpolicy.notify.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -145,6 +147,9 @@ public class BulkActionRepository {
     @Inject
     Jdbc jdbc;
 
+    @Inject
+    Outbox outbox;
+
     /** A running action claimed for one batch. */
     public record Claimed(long id, BulkKind kind, JobFilter filter, String requestedBy, long cursor, long upper, boolean cancelRequested) {
     }
@@ -206,6 +211,9 @@ public class BulkActionRepository {
     public void progress(long id, long cursor, int done, int skipped, int failed, String error, String state) {
         jdbc.update(PROGRESS, Params.of().bigint("id", id).bigint("cursor", cursor).integer("done", done).integer("skipped", skipped)
                 .integer("failed", failed).text("error", error).text("state", state));
+        if (state != null) {
+            ended(id);
+        }
     }
 
     /** @return whether it was running (and is now asked to stop) */
@@ -214,7 +222,27 @@ public class BulkActionRepository {
     }
 
     public void fail(long id, String error) {
-        jdbc.update(FAIL, Params.of().bigint("id", id).text("error", error));
+        if (jdbc.update(FAIL, Params.of().bigint("id", id).text("error", error)) > 0) {
+            ended(id);
+        }
+    }
+
+    /** The webhooks' event of an action's end, in the transaction that ends it (ADR 0041). */
+    private void ended(long id) {
+        find(id).ifPresent(a -> {
+            Map<String, Object> data = new java.util.LinkedHashMap<>();
+            data.put("id", a.id());
+            data.put("kind", a.kind().name());
+            data.put("state", a.state());
+            data.put("filter", a.filter());
+            data.put("requestedBy", a.requestedBy());
+            data.put("matched", a.matched());
+            data.put("done", a.done());
+            data.put("skipped", a.skipped());
+            data.put("failed", a.failed());
+            data.put("lastError", a.lastError());
+            outbox.record(EventType.BULK_ACTION_ENDED, "bulk-action.ended:" + a.id(), data);
+        });
     }
 
     private JobFilter filter(String text) {

@@ -52,6 +52,12 @@ public class DefaultMonitoring implements Monitoring {
     MonitoringRepository repository;
 
     @Inject
+    io.dispatchpolicy.notify.Webhooks webhooks;
+
+    @Inject
+    io.dispatchpolicy.notify.DeliveryRepository deliveries;
+
+    @Inject
     io.dispatchpolicy.observe.DemotedTenants demotedTenants;
 
     @Inject
@@ -84,6 +90,36 @@ public class DefaultMonitoring implements Monitoring {
     @Override
     public List<String> policyNames() {
         return registry.names();
+    }
+
+    @Override
+    public List<WebhookView> webhooks() {
+        java.util.Map<String, io.dispatchpolicy.notify.DeliverySummary> counts = new java.util.HashMap<>();
+        deliveries.summary().forEach(s -> counts.put(s.webhook(), s));
+        java.util.Map<String, WebhookView> views = new java.util.TreeMap<>();
+        for (io.dispatchpolicy.notify.Webhook w : webhooks.all()) {
+            views.put(w.name(), view(w.name(), w, counts.get(w.name())));
+        }
+        counts.forEach((name, c) -> views.putIfAbsent(name, view(name, null, c)));
+        return List.copyOf(views.values());
+    }
+
+    private static WebhookView view(String name, io.dispatchpolicy.notify.Webhook w, io.dispatchpolicy.notify.DeliverySummary c) {
+        return new WebhookView(name, w == null ? null : shown(w.url()),
+                w == null ? List.of() : w.events().stream().map(io.dispatchpolicy.notify.EventType::wire).toList(),
+                w != null && w.secret().isPresent(), w == null ? 0 : w.maxAttempts(), c == null ? 0 : c.pending(),
+                c == null ? 0 : c.delivered24h(), c == null ? 0 : c.failed24h(), c == null ? null : c.lastDelivered(),
+                c == null ? null : c.lastError());
+    }
+
+    /**
+     * A webhook's URL as a viewer may see it: scheme, host and port only. Chat and incident tools put the secret in the
+     * path or the query (a Slack webhook's URL is its credential), and user info may hold a password.
+     */
+    static String shown(java.net.URI url) {
+        String rest = (url.getRawPath() == null || url.getRawPath().isEmpty() || url.getRawPath().equals("/")) && url.getRawQuery() == null
+                ? "/" : "/…";
+        return url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort()) + rest;
     }
 
     @Override

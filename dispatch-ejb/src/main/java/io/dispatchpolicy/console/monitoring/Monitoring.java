@@ -36,6 +36,9 @@ public interface Monitoring {
     /** The longest history a chart or the API asks for: a day, the default {@code metrics-retention}. */
     int HISTORY_MAX_MINUTES = 1440;
 
+    /** The declared webhooks and any others with deliveries kept, by name, with their deliveries' counts (ADR 0041). */
+    List<WebhookView> webhooks();
+
     /** Denial episodes within the last {@code withinSeconds}, newest first; filters may be null. */
     List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains);
 }

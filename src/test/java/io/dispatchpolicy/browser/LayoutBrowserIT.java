@@ -1,0 +1,113 @@
+package io.dispatchpolicy.browser;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every page of the console at the two widths a console is read at (1400 px, a laptop; 1024 px, a small window), with
+ * the data that broke it before (issue 37): long submission ids, long partition keys, a laned policy, many policies,
+ * denials with long reasons. Each page must pass {@code layout-check.js}: no text clipped, no text over other text, no
+ * word squeezed to a letter per line, no two controls run together, no page wider than the window.
+ */
+class LayoutBrowserIT extends BrowserTest {
+
+    private static final String KEY = "tenant-with-a-rather-long-name-0042";
+    private static long submission;
+    private static long partition;
+
+    @BeforeAll
+    static void seed() throws Exception {
+        submission = Long.parseLong(submit("it-deadline", KEY, 3).split(",")[0]);
+        sql("INSERT INTO dispatch.partitions (policy_name, partition_key, lane, pending_count, last_deny_reason, last_denied_at, "
+                + "next_eligible_at, last_checked_at) SELECT 'it-lanes', ?, l, 2, 'capacity_full', now(), now() + interval '1 minute', now() "
+                + "FROM unnest(ARRAY['', 'critical', 'default', 'bulk']) l ON CONFLICT DO NOTHING", KEY);
+        sql("INSERT INTO dispatch.denial_history (partition_id, policy_name, partition_key, reason, started_at, last_at, denials) "
+                + "SELECT id, policy_name, partition_key, 'concurrency_full', now() - interval '3 minutes', now(), 12 FROM dispatch.partitions "
+                + "WHERE policy_name = 'it-lanes' AND partition_key = ? AND lane = 'bulk'", KEY);
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT partition_id FROM dispatch.staged_jobs WHERE id = ? UNION ALL SELECT partition_id FROM dispatch.admissions WHERE submission_id = ?")) {
+            s.setLong(1, submission);
+            s.setLong(2, submission);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                partition = rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void everyPageIsLaidOutWithoutClippingOrOverlapAt1400And1024Pixels() throws IOException {
+        WebDriver d = ConsolePages.logIn(browser, "admin");
+        String check = script();
+        Map<String, String> pages = new LinkedHashMap<>();
+        pages.put("dashboard", "index.xhtml");
+        pages.put("policies", "policies.xhtml");
+        pages.put("partitions", "partitions.xhtml");
+        pages.put("partition", "partition.xhtml?id=" + partition);
+        pages.put("denials", "denials.xhtml");
+        pages.put("jobs", "jobs.xhtml");
+        pages.put("jobs-partition", "jobs.xhtml?by=partition&policy=it-deadline&value=" + KEY);
+        pages.put("job", "job.xhtml?id=" + submission);
+        pages.put("dead", "dead.xhtml");
+        pages.put("bulk", "bulk.xhtml");
+        pages.put("schedules", "schedules.xhtml");
+        pages.put("schedule", "schedule.xhtml?name=it-declared");
+        pages.put("schedule-form", "schedule-form.xhtml");
+        pages.put("audit", "audit.xhtml");
+        List<String> problems = new ArrayList<>();
+        try {
+            for (int width : new int[] {1400, 1024}) {
+                d.manage().window().setSize(new Dimension(width, 900));
+                for (Map.Entry<String, String> page : pages.entrySet()) {
+                    d.get(ConsolePages.BASE + page.getValue());
+                    ConsolePages.waitFor(d).until(ExpectedConditions.presenceOfElementLocated(By.className("content")));
+                    // PrimeFaces lays out its widgets (charts, menus) after the load
+                    ConsolePages.waitFor(d).until(x -> "complete".equals(((JavascriptExecutor) x).executeScript("return document.readyState")));
+                    browser.screenshot(SHOTS.resolve("layout/" + width + "-" + page.getKey() + ".png"));
+                    @SuppressWarnings("unchecked")
+                    List<String> found = (List<String>) ((JavascriptExecutor) d).executeScript(check);
+                    found.forEach(p -> problems.add(width + " px, " + page.getKey() + ": " + p));
+                }
+            }
+        } finally {
+            d.manage().window().setSize(new Dimension(1400, 1000));
+        }
+        assertThat(problems).as("layout problems (screenshots in %s)", SHOTS.resolve("layout")).isEmpty();
+    }
+
+    private static String script() throws IOException {
+        try (InputStream in = LayoutBrowserIT.class.getResourceAsStream("/browser/layout-check.js")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String submit(String policy, String tenant, int count) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                "http://localhost:8080/it-submit/submit?job=" + policy + "&count=" + count + "&tenant=" + tenant + "&sleepMs=60000")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return r.body();
+    }
+}
