@@ -77,6 +77,8 @@ class LayoutBrowserIT extends BrowserTest {
         pages.put("schedule-form", "schedule-form.xhtml");
         pages.put("audit", "audit.xhtml");
         List<String> problems = new ArrayList<>();
+        java.nio.file.Path log = java.nio.file.Path.of("target/server/standalone/log/server.log");
+        long logBefore = java.nio.file.Files.exists(log) ? java.nio.file.Files.size(log) : 0;
         try {
             for (int width : new int[] {1400, 1024}) {
                 d.manage().window().setSize(new Dimension(width, 900));
@@ -95,6 +97,12 @@ class LayoutBrowserIT extends BrowserTest {
             d.manage().window().setSize(new Dimension(1400, 1000));
         }
         assertThat(problems).as("layout problems (screenshots in %s)", SHOTS.resolve("layout")).isEmpty();
+        if (java.nio.file.Files.exists(log)) {
+            // JSF1103 (a view parameter outside f:metadata) was logged on every view of the partition, jobs and job pages
+            String logged = new String(java.nio.file.Files.readAllBytes(log), StandardCharsets.UTF_8).substring((int) logBefore);
+            assertThat(logged.lines().filter(l -> l.contains("JSF1103") || l.contains(" ERROR ")).toList())
+                    .as("JSF warnings or errors logged while the pages were shown").isEmpty();
+        }
     }
 
     private static String script() throws IOException {

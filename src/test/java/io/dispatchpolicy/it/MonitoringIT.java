@@ -72,6 +72,64 @@ class MonitoringIT extends EngineTest {
         assertThat(s.pendingTrend()).isNotEmpty();
     }
 
+    /**
+     * Issue 37: the dashboard's "partitions denied now", its reasons, a policy's "waiting on" and the Denials page's
+     * "denied now" are one set — including a partition denied long ago that waits an hour, whose episode is older than
+     * any window — and an undeployed application's partitions count in none of them but are named in a hint.
+     */
+    @Test
+    void deniedNowAgreesEverywhereAndAnUndeclaredPolicysPartitionsAreNamedApart() {
+        Summary before = monitoring.summary();
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, pending_count, last_deny_reason, last_denied_at, "
+                + "next_eligible_at, last_checked_at) VALUES ('it-order', 'agree-a', 2, 'throttle_empty', now() - interval '2 hours', "
+                + "now() + interval '1 hour', now()), ('it-order', 'agree-b', 1, 'concurrency_full', now(), now() + interval '1 hour', now()), "
+                + "('it-order', 'agree-c', 1, 'concurrency_full', now(), now() - interval '1 second', now())");
+        db.update("INSERT INTO dispatch.partitions (policy_name, partition_key, pending_count, last_deny_reason, last_denied_at, "
+                + "next_eligible_at, last_checked_at) VALUES ('it-gone-app', 'g1', 3, 'throttle_empty', now(), now() + interval '1 hour', now()), "
+                + "('it-gone-app', 'g2', 2, NULL, NULL, NULL, now())");
+        try {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                Summary s = monitoring.summary();
+                List<DenialRow> rows = monitoring.deniedNow(null, null, null);
+                assertThat(s.deniedNow().stream().mapToLong(KeyCount::count).sum()).as("the reasons add up to the card")
+                        .isEqualTo(s.deniedPartitions());
+                assertThat(rows).as("the Denials page's denied now, row for row").hasSize((int) s.deniedPartitions());
+                assertThat(monitoring.policies().stream().flatMap(p -> p.denialReasons().stream()).mapToLong(KeyCount::count).sum())
+                        .as("the policies' waiting on").isEqualTo(s.deniedPartitions());
+            });
+            assertThat(monitoring.deniedNow("it-order", null, "agree-")).extracting(DenialRow::partitionKey, DenialRow::reason)
+                    .containsExactlyInAnyOrder(tuple("agree-a", "throttle_empty"), tuple("agree-b", "concurrency_full"));
+            assertThat(monitoring.denials(15 * 60, "it-order", null, "agree-a")).as("no episode recorded: not in the 15-minute history")
+                    .isEmpty();
+            Summary s = monitoring.summary();
+            assertThat(s.partitions() - before.partitions()).as("the declared policy's three, not the undeclared two").isEqualTo(3);
+            assertThat(s.pending() - before.pending()).isEqualTo(4);
+            assertThat(s.hints()).extracting(h -> h.text()).contains("Policy it-gone-app is not declared by this deployment: its 2 "
+                    + "partitions (5 jobs staged) wait, uncounted above, until an application declaring it is deployed again "
+                    + "(or the sweeper forgets them once idle).");
+            assertThat(monitoring.deniedNow("it-gone-app", null, null)).isEmpty();
+            String api = ConsoleHttp.get("api/denials?now=true&policy=it-order&partition=agree-", "viewer:viewer-secret").body();
+            assertThat(api).contains("\"partitionKey\":\"agree-a\"").contains("\"partitionKey\":\"agree-b\"").doesNotContain("agree-c");
+        } finally {
+            db.update("DELETE FROM dispatch.partitions WHERE policy_name = 'it-gone-app' OR (policy_name = 'it-order' AND partition_key LIKE 'agree-%')");
+        }
+    }
+
+    /** Issue 37: the dashboard's pending trend has every one of the last 30 minutes, null exactly where no tick ran. */
+    @Test
+    void thePendingTrendHasEveryMinuteAndAGapWhereNoTickRan() {
+        List<io.dispatchpolicy.console.monitoring.TrendPoint> trend = monitoring.summary().pendingTrend();
+        assertThat(trend).hasSize(30);
+        for (int i = 1; i < trend.size(); i++) {
+            assertThat(Duration.between(trend.get(i - 1).minute(), trend.get(i).minute())).isEqualTo(Duration.ofMinutes(1));
+        }
+        for (io.dispatchpolicy.console.monitoring.TrendPoint p : trend) {
+            long samples = db.count("SELECT count(*) FROM dispatch.tick_samples WHERE date_trunc('minute', started_at) = ?",
+                    java.time.OffsetDateTime.ofInstant(p.minute(), java.time.ZoneOffset.UTC));
+            assertThat(p.pending() == null).as("minute %s: %s tick samples, pending %s", p.minute(), samples, p.pending()).isEqualTo(samples == 0);
+        }
+    }
+
     @Test
     void policiesShowPendingDenialsAndTopPartitions() {
         stage("it-throttle", "busy", 30);

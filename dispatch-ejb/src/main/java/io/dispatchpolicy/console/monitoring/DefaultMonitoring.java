@@ -124,7 +124,8 @@ public class DefaultMonitoring implements Monitoring {
 
     @Override
     public Summary summary() {
-        long[] t = repository.totals();
+        List<String> declared = registry.names();
+        long[] t = repository.totals(declared);
         long[] w = repository.windows();
         long[] discarded = repository.discarded();
         double rate1 = w[0] / 60.0;
@@ -138,8 +139,8 @@ public class DefaultMonitoring implements Monitoring {
         Double target = throughputTarget.isPresent() ? throughputTarget.getAsDouble() : null;
         return new Summary(t[0], t[1], t[5], t[6], t[2], t[3], t[4], rate1, rate5, rate15, trend, direction(trend),
                 repository.denialReasons(), busy, settings.tickMaxDuration().toMillis() / 1000.0, target, drain,
-                failureRate, hints(busy, drain, failureRate, t[4], rate5, target), nodeStatus(),
-                repositoryHealth(), Instant.now(), discarded[0], discarded[1]);
+                failureRate, hints(busy, drain, failureRate, t[4], rate5, target, declared), nodeStatus(),
+                repositoryHealth(), Instant.now(), discarded[0], discarded[1], repository.deniedNow(declared));
     }
 
     private RepositoryHealth repositoryHealth() {
@@ -157,8 +158,10 @@ public class DefaultMonitoring implements Monitoring {
         return seconds % 86_400 == 0 ? seconds / 86_400 + " d" : seconds % 3_600 == 0 ? seconds / 3_600 + " h" : seconds + " s";
     }
 
-    private List<Hint> hints(double busy, Double drain, double failureRate, long partitions, double rate5, Double target) {
+    private List<Hint> hints(double busy, Double drain, double failureRate, long partitions, double rate5, Double target,
+                             List<String> declared) {
         List<Hint> hints = new ArrayList<>(Hints.of(busy, drain, failureRate, partitions, rate5, target));
+        hints.addAll(Hints.undeclared(repository.undeclared(declared)));
         hints.addAll(Hints.unserved(repository.unservedShards(settings.inflightStaleAfter(),
                 settings.heartbeatInterval().multipliedBy(2))));
         settingNames.current().forEach((name, problem) ->
@@ -181,11 +184,12 @@ public class DefaultMonitoring implements Monitoring {
     }
 
     static String direction(List<TrendPoint> trend) {
-        if (trend.size() < 2) {
+        List<TrendPoint> sampled = trend.stream().filter(p -> p.pending() != null).toList(); // minutes no tick ran say nothing
+        if (sampled.size() < 2) {
             return "flat";
         }
-        long first = trend.get(0).pending();
-        long last = trend.get(trend.size() - 1).pending();
+        long first = sampled.get(0).pending();
+        long last = sampled.get(sampled.size() - 1).pending();
         long tolerance = Math.max(1, first / 20);
         return last > first + tolerance ? "up" : last < first - tolerance ? "down" : "flat";
     }
@@ -452,9 +456,16 @@ public class DefaultMonitoring implements Monitoring {
 
     @Override
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains) {
-        String pattern = keyContains == null || keyContains.isBlank() ? null
-                : "%" + PartitionBrowser.escapeLike(keyContains.strip()) + "%";
-        return repository.denials(withinSeconds, blankToNull(policy), blankToNull(reason), pattern, DENIALS_SHOWN);
+        return repository.denials(withinSeconds, blankToNull(policy), blankToNull(reason), likePattern(keyContains), DENIALS_SHOWN);
+    }
+
+    @Override
+    public List<DenialRow> deniedNow(String policy, String reason, String keyContains) {
+        return repository.deniedNow(registry.names(), blankToNull(policy), blankToNull(reason), likePattern(keyContains), DENIALS_SHOWN);
+    }
+
+    private static String likePattern(String keyContains) {
+        return keyContains == null || keyContains.isBlank() ? null : "%" + PartitionBrowser.escapeLike(keyContains.strip()) + "%";
     }
 
     private static String blankToNull(String s) {

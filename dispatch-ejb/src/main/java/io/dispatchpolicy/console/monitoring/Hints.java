@@ -55,6 +55,14 @@ public final class Hints {
     }
 
     /** One critical hint per shard with waiting work that no live node admits. */
+    /** Policies with partitions that no deployment here declares: {partitions, jobs staged} each. */
+    public static List<Hint> undeclared(java.util.Map<String, long[]> byPolicy) {
+        return byPolicy.entrySet().stream().map(e -> Hint.warning("Policy " + e.getKey() + " is not declared by this deployment: its "
+                + e.getValue()[0] + (e.getValue()[0] == 1 ? " partition" : " partitions") + " (" + e.getValue()[1]
+                + " jobs staged) wait, uncounted above, until an application declaring it is deployed again "
+                + "(or the sweeper forgets them once idle).")).toList();
+    }
+
     public static List<Hint> unserved(List<UnservedShard> shards) {
         return shards.stream().map(s -> Hint.critical("Shard '" + s.shard() + "' has " + s.pending() + " jobs waiting in "
                 + s.partitions() + (s.partitions() == 1 ? " partition" : " partitions")

@@ -39,6 +39,12 @@ public interface Monitoring {
     /** The declared webhooks and any others with deliveries kept, by name, with their deliveries' counts (ADR 0041). */
     List<WebhookView> webhooks();
 
+    /**
+     * The partitions denied now, newest first: exactly those {@link Summary#deniedPartitions()} counts (its
+     * {@link Summary#deniedNow()} per reason); filters may be null.
+     */
+    List<DenialRow> deniedNow(String policy, String reason, String keyContains);
+
     /** Denial episodes within the last {@code withinSeconds}, newest first; filters may be null. */
     List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyContains);
 }

@@ -15,11 +15,29 @@ import java.util.Map;
 @ApplicationScoped
 public class MonitoringRepository {
 
-    private static final Sql TOTALS = Sql.of("""
+    // A partition denied now: its last check denied it and it waits until a time still ahead. One predicate for the
+    // dashboard's count, its reasons, a policy's "waiting on" and the Denials page's "denied now", so they agree.
+    static final String DENIED_NOW = "next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL";
+
+    // The declared policies' partitions only (:declared): an undeployed application's partitions are counted apart.
+    private static final Sql TOTALS = Sql.template("""
             SELECT coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0), coalesce(sum(total_admitted), 0),
-                   count(*) FILTER (WHERE next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL),
+                   count(*) FILTER (WHERE {{deniedNow}}),
                    count(*)
-              FROM dispatch.partitions
+              FROM dispatch.partitions WHERE policy_name = ANY (CAST(:declared AS text[]))
+            """).with("deniedNow", DENIED_NOW);
+
+    private static final Sql DENIED_NOW_BY_REASON = Sql.template("""
+            SELECT last_deny_reason, count(*) FROM dispatch.partitions
+             WHERE policy_name = ANY (CAST(:declared AS text[])) AND {{deniedNow}}
+             GROUP BY 1 ORDER BY 2 DESC, 1
+            """).with("deniedNow", DENIED_NOW);
+
+    // Partitions of policies this deployment does not declare (an application undeployed, or not yet deployed).
+    private static final Sql UNDECLARED = Sql.of("""
+            SELECT policy_name, count(*), coalesce(sum(pending_count + scheduled_count + parked_count), 0)
+              FROM dispatch.partitions WHERE NOT policy_name = ANY (CAST(:declared AS text[]))
+             GROUP BY 1 ORDER BY 1 LIMIT 20
             """);
 
     private static final Sql IN_FLIGHT = Sql.of("SELECT count(*) FROM dispatch.inflight_jobs");
@@ -44,11 +62,18 @@ public class MonitoringRepository {
              WHERE started_at > clock_timestamp() - interval '15 minutes'
             """);
 
+    // Every minute of the last 30 (the current one last), each with the pending count its last tick sample saw, or
+    // null when no tick ran in it: a chart's time axis is then true, and a gap shows as one.
     private static final Sql TREND = Sql.of("""
-            SELECT date_trunc('minute', started_at) AS minute, (array_agg(pending ORDER BY started_at DESC))[1]
-              FROM dispatch.tick_samples
-             WHERE started_at > clock_timestamp() - interval '30 minutes'
-             GROUP BY 1 ORDER BY 1
+            WITH minutes AS (
+                SELECT generate_series(date_trunc('minute', clock_timestamp()) - interval '29 minutes',
+                                       date_trunc('minute', clock_timestamp()), interval '1 minute') AS minute),
+            sampled AS (
+                SELECT date_trunc('minute', started_at) AS minute, (array_agg(pending ORDER BY started_at DESC))[1] AS pending
+                  FROM dispatch.tick_samples
+                 WHERE started_at >= date_trunc('minute', clock_timestamp()) - interval '29 minutes'
+                 GROUP BY 1)
+            SELECT m.minute, s.pending FROM minutes m LEFT JOIN sampled s ON s.minute = m.minute ORDER BY m.minute
             """);
 
     private static final Sql DENIAL_REASONS = Sql.of("""
@@ -90,11 +115,11 @@ public class MonitoringRepository {
              GROUP BY p.policy_name
             """);
 
-    private static final Sql POLICY_DENIALS = Sql.of("""
+    private static final Sql POLICY_DENIALS = Sql.template("""
             SELECT last_deny_reason, count(*) FROM dispatch.partitions
-             WHERE policy_name = :policy AND next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL
+             WHERE policy_name = :policy AND {{deniedNow}}
              GROUP BY 1 ORDER BY 2 DESC, 1
-            """);
+            """).with("deniedNow", DENIED_NOW);
 
     private static final Sql TOP_PENDING = Sql.of("""
             SELECT id, partition_key, pending_count FROM dispatch.partitions
@@ -144,7 +169,7 @@ public class MonitoringRepository {
     private static final Sql DENIALS = Sql.of("""
             SELECT h.partition_id, h.policy_name, h.partition_key, h.reason, h.last_at,
                    CASE WHEN p.denial_history_id = h.id AND p.next_eligible_at > clock_timestamp() THEN p.next_eligible_at END,
-                   coalesce(p.pending_count, 0), h.started_at, h.denials
+                   coalesce(p.pending_count, 0), h.started_at, h.denials, p.lane
               FROM dispatch.denial_history h
               LEFT JOIN dispatch.partitions p ON p.id = h.partition_id
              WHERE h.last_at > clock_timestamp() - make_interval(secs => :withinSeconds)
@@ -154,6 +179,21 @@ public class MonitoringRepository {
              ORDER BY h.last_at DESC, h.id DESC
              LIMIT :limit
             """);
+
+    // The partitions denied now, each with its current episode (when the history has recorded it yet): as many rows
+    // as the dashboard counts.
+    private static final Sql DENIED_NOW_ROWS = Sql.template("""
+            SELECT p.id, p.policy_name, p.partition_key, p.last_deny_reason, coalesce(h.last_at, p.last_denied_at), p.next_eligible_at,
+                   p.pending_count, coalesce(h.started_at, p.last_denied_at), coalesce(h.denials, 1), p.lane
+              FROM dispatch.partitions p
+              LEFT JOIN dispatch.denial_history h ON h.id = p.denial_history_id
+             WHERE {{deniedNow}} AND p.policy_name = ANY (CAST(:declared AS text[]))
+               AND (:policy::text IS NULL OR p.policy_name = :policy)
+               AND (:reason::text IS NULL OR p.last_deny_reason = :reason)
+               AND (:keyPattern::text IS NULL OR p.partition_key ILIKE :keyPattern ESCAPE '\\')
+             ORDER BY p.next_eligible_at DESC, p.id DESC
+             LIMIT :limit
+            """).with("deniedNow", DENIED_NOW.replace("next_eligible_at", "p.next_eligible_at").replace("last_deny_reason", "p.last_deny_reason"));
 
     // A policy's or a partition's minutes with activity in the window (the caller fills the others with 0).
     private static final Sql HISTORY = Sql.template("""
@@ -167,9 +207,9 @@ public class MonitoringRepository {
     @Inject
     Jdbc jdbc;
 
-    /** {pending, parked, admitted total, denied partitions, partitions, in flight, dead} */
-    public long[] totals() {
-        long[] t = jdbc.query(TOTALS, Params.of(), rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+    /** Of the declared policies: {pending, parked, admitted total, denied partitions, partitions}; {in flight, dead} of all */
+    public long[] totals(List<String> declared) {
+        long[] t = jdbc.query(TOTALS, Params.of().texts("declared", declared), rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
                 rs.getLong(4), rs.getLong(5), 0, 0}).get(0);
         t[5] = jdbc.query(IN_FLIGHT, Params.of(), rs -> rs.getLong(1)).get(0);
         t[6] = jdbc.query(DEAD, Params.of(), rs -> rs.getLong(1)).get(0);
@@ -208,7 +248,19 @@ public class MonitoringRepository {
     }
 
     public List<TrendPoint> pendingTrend() {
-        return jdbc.query(TREND, Params.of(), rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+        return jdbc.query(TREND, Params.of(), rs -> new TrendPoint(rs.getTimestamp(1).toInstant(), rs.getObject(2, Long.class)));
+    }
+
+    /** The declared policies' partitions denied now, per reason: they sum to {@link #totals}' denied partitions. */
+    public List<KeyCount> deniedNow(List<String> declared) {
+        return jdbc.query(DENIED_NOW_BY_REASON, Params.of().texts("declared", declared), rs -> new KeyCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    /** Policies with partitions that {@code declared} does not name: {partitions, jobs staged} each. */
+    public Map<String, long[]> undeclared(List<String> declared) {
+        Map<String, long[]> m = new java.util.TreeMap<>();
+        jdbc.query(UNDECLARED, Params.of().texts("declared", declared), rs -> m.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)}));
+        return m;
     }
 
     public List<KeyCount> denialReasons() {
@@ -294,12 +346,21 @@ public class MonitoringRepository {
         return jdbc.query(NEXT_DUE, Params.of().bigint("partition", partitionId), rs -> Jdbc.instant(rs.getTimestamp(1))).get(0);
     }
 
+    /** The declared policies' partitions denied now (as many as the dashboard counts, up to {@code limit}). */
+    public List<DenialRow> deniedNow(List<String> declared, String policy, String reason, String keyPattern, int limit) {
+        return jdbc.query(DENIED_NOW_ROWS, Params.of().texts("declared", declared).text("policy", policy).text("reason", reason)
+                        .text("keyPattern", keyPattern).integer("limit", limit), this::denialRow);
+    }
+
+    private DenialRow denialRow(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7),
+                Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9), rs.getString(10));
+    }
+
     public List<DenialRow> denials(long withinSeconds, String policy, String reason, String keyPattern, int limit) {
         return jdbc.query(DENIALS, Params.of().bigint("withinSeconds", withinSeconds).text("policy", policy).text("reason", reason)
-                        .text("keyPattern", keyPattern).integer("limit", limit),
-                rs -> new DenialRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        Jdbc.instant(rs.getTimestamp(5)), Jdbc.instant(rs.getTimestamp(6)), rs.getLong(7),
-                        Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9)));
+                        .text("keyPattern", keyPattern).integer("limit", limit), this::denialRow);
     }
 
     /** A policy's minutes with activity over the last {@code minutes}. */

@@ -54,12 +54,16 @@ public class SummaryResource {
         return monitoring.policies();
     }
 
-    /** Denial episodes within the last {@code seconds} (default an hour), newest first, as the Denials view shows them. */
+    /**
+     * Denial episodes within the last {@code seconds} (default an hour), newest first, as the Denials view shows them; with
+     * {@code now=true}, the partitions denied now instead — the summary's {@code deniedPartitions}, row for row.
+     */
     @GET
     @Path("denials")
     public List<DenialRow> denials(@QueryParam("seconds") @DefaultValue("3600") long seconds, @QueryParam("policy") String policy,
-                                   @QueryParam("reason") String reason, @QueryParam("partition") String partition) {
-        return monitoring.denials(seconds, policy, reason, partition);
+                                   @QueryParam("reason") String reason, @QueryParam("partition") String partition,
+                                   @QueryParam("now") @DefaultValue("false") boolean now) {
+        return now ? monitoring.deniedNow(policy, reason, partition) : monitoring.denials(seconds, policy, reason, partition);
     }
 
     /** A history of at most {@link Monitoring#HISTORY_MAX_MINUTES} minutes, as a policy's and a partition's page chart it. */

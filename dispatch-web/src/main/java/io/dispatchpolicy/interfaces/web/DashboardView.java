@@ -75,7 +75,11 @@ public class DashboardView {
         JsonArrayBuilder values = JSON.createArrayBuilder();
         for (TrendPoint p : summary.pendingTrend()) {
             labels.add(MINUTE.format(p.minute()));
-            values.add(p.pending());
+            if (p.pending() == null) {
+                values.addNull(); // no tick ran that minute: a gap (spanGaps false), not a line drawn through it
+            } else {
+                values.add(p.pending());
+            }
         }
         return JSON.createObjectBuilder()
                 .add("type", "line")
@@ -87,7 +91,8 @@ public class DashboardView {
                                 .add("fill", true)
                                 .add("borderColor", "#2563eb")
                                 .add("backgroundColor", "rgba(37,99,235,0.12)")
-                                .add("tension", 0.25))))
+                                .add("tension", 0)
+                                .add("spanGaps", false))))
                 .add("options", JSON.createObjectBuilder()
                         .add("animation", false)
                         .add("maintainAspectRatio", false)

@@ -27,13 +27,24 @@ public class DenialsView implements Serializable {
     private String reason;
     private String key;
     private int minutes = 60;
+    /** Only the partitions denied now: the dashboard's "partitions denied now", row for row. */
+    private boolean now;
     private transient List<DenialRow> rows;
 
     public List<DenialRow> getRows() {
         if (rows == null) {
-            rows = monitoring.denials(Math.max(1, Math.min(minutes, 7 * 24 * 60)) * 60L, policy, reason, key);
+            rows = now ? monitoring.deniedNow(policy, reason, key)
+                    : monitoring.denials(Math.max(1, Math.min(minutes, 7 * 24 * 60)) * 60L, policy, reason, key);
         }
         return rows;
+    }
+
+    public boolean isNow() {
+        return now;
+    }
+
+    public void setNow(boolean now) {
+        this.now = now;
     }
 
     /** Re-reads with the current filters. */

@@ -50,6 +50,8 @@ final class HistoryCharts {
 
     private static JsonObjectBuilder dataset(String label, JsonArrayBuilder values, String color) {
         return JSON.createObjectBuilder().add("label", label).add("data", values).add("borderColor", color)
-                .add("backgroundColor", color).add("pointRadius", 0).add("borderWidth", 2).add("tension", 0.2);
+                .add("backgroundColor", color).add("pointRadius", 0).add("borderWidth", 2)
+                // straight segments between minutes: a smoothed curve draws humps and dips that never happened
+                .add("tension", 0);
     }
 }

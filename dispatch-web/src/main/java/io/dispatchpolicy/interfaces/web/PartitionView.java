@@ -53,6 +53,11 @@ public class PartitionView implements Serializable {
         loaded = true;
     }
 
+    /** Whether this deployment declares the partition's policy: only then are its actions offered. */
+    public boolean isDeclared() {
+        return detail != null && monitoring.policyNames().contains(detail.partition().getPolicyName());
+    }
+
     public PartitionDetail getDetail() {
         if (!loaded) {
             load();
