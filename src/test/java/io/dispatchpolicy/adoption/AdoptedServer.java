@@ -51,12 +51,12 @@ final class AdoptedServer implements AutoCloseable {
         return new AdoptedServer(home);
     }
 
-    /** The README's command, run from the unzipped configuration directory; fails with its output. */
+    /** The guide's command, run from the unzipped configuration directory; fails with its output. */
     void configure(Path configDir, Path properties) {
         run(configDir, home.resolve("bin/jboss-cli.sh").toString(), "--file=configure.cli", "--properties=" + properties);
     }
 
-    /** {@code add-user.sh -a}: an application user with the console's roles, as the README says. */
+    /** {@code add-user.sh -a}: an application user with the console's roles, as the guide says. */
     void addConsoleUser(String user, String password, String roles) {
         run(home, home.resolve("bin/add-user.sh").toString(), "-a", "-s", "-u", user, "-p", password, "-g", roles);
     }

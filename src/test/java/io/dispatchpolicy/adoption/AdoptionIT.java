@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Adoption end to end, as the README tells a newcomer: unzip {@code dispatch-wildfly-config}, run
+ * Adoption end to end, as the guide tells a newcomer: unzip {@code dispatch-wildfly-config}, run
  * {@code configure.cli} with their values against an untouched WildFly, add a console user with
  * {@code add-user.sh}, start the server, and deploy their own application — first as an EAR (engine,
  * console and their EJB module), then as a WAR (engine in {@code WEB-INF/lib}) with the console's
@@ -48,7 +48,7 @@ class AdoptionIT {
     private static final int JOBS = 4;
     private static final String DATASOURCE = "java:jboss/datasources/ReportsDS";
     /**
-     * A setting the engine refuses at boot: a redeploy carrying it fails (README: invalid values). Its
+     * A setting the engine refuses at boot: a redeploy carrying it fails (the guide: invalid values). Its
      * file outranks the server's system properties, which configure.cli set for every setting.
      */
     private static final String BAD_SETTING = "config_ordinal=500\ndispatch.partition-batch-size=many\n";

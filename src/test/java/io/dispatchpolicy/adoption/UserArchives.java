@@ -17,7 +17,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import java.nio.file.Path;
 
 /**
- * The user's application packaged the two ways the README describes, from the artifacts an adopter
+ * The user's application packaged the two ways the guide describes, from the artifacts an adopter
  * gets ({@code dispatch-ejb.jar}, the console WARs, the configuration zip) rather than this build's EAR.
  */
 final class UserArchives {
@@ -30,7 +30,7 @@ final class UserArchives {
     /**
      * {@code reports.ear}: the engine as an EJB module, the user's EJB module (policy, job, batchlet,
      * submitter), the user's REST WAR at {@code /reports} and the console at {@code /dispatch}, with the
-     * {@code application.xml} the README's maven-ear-plugin snippet generates.
+     * {@code application.xml} the guide's maven-ear-plugin snippet generates.
      */
     static Path ear(Path artifacts, Path dir) {
         return ear(artifacts, dir, "reports.ear", null);

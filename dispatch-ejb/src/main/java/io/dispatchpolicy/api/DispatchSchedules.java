@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Recurring schedules from application code (README, "Recurring schedules"). Inject it with
+ * Recurring schedules from application code (the guide, "Recurring schedules"). Inject it with
  * {@code @Inject DispatchSchedules schedules;}. Schedules themselves are declared as CDI producers of
  * {@link io.dispatchpolicy.spi.Schedule}, in standalone.xml, or in the console. Every method naming an
  * unknown schedule throws {@link IllegalArgumentException}.

@@ -52,7 +52,7 @@ public class DispatchSettings {
     public static final String FAILED_EXECUTION_RETENTION = "dispatch.failed-execution-retention";
     public static final String SUSPEND_JOB_WAIT = "dispatch.suspend-job-wait";
     public static final String RECOVER_UNGOVERNED = "dispatch.recover-ungoverned";
-    /** Tick workers per node when nothing sets them (README, "Tick workers"). */
+    /** Tick workers per node when nothing sets them (the guide, "Tick workers"). */
     public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
     public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
@@ -71,7 +71,7 @@ public class DispatchSettings {
             EXECUTION_RETENTION, FAILED_EXECUTION_RETENTION, SUSPEND_JOB_WAIT, NODE_THREADS, NODE_QUEUE_WAIT, RECOVER_UNGOVERNED);
 
     /** Settings of the server rather than the engine (wildfly-config's datasource and thread pool). */
-    private static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
+    public static final Set<String> SERVER = Set.of("dispatch.db.url", "dispatch.db.user", "dispatch.db.password",
             "dispatch.db.max-pool-size", "dispatch.batch.max-threads", "dispatch.tx.node-id");
 
     @Inject

@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A declared webhook ({@code dispatch.webhook.<name>.*}, README "Webhooks").
+ * A declared webhook ({@code dispatch.webhook.<name>.*}, the guide, "Webhooks").
  *
  * @param name        as the settings, the metrics and the deliveries name it
  * @param url         http or https; each event is one POST to it

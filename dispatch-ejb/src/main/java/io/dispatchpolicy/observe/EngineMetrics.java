@@ -18,7 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The engine's figures (names and labels in README, "Metrics"; ADR 0017). What a transaction did is
+ * The engine's figures (names and labels in the guide, "Metrics"; ADR 0017). What a transaction did is
  * counted when it commits, so a rolled-back admission or staging counts nothing. Labels are the
  * policy, the lane, the denial reason and the end status: a partition key never is one (a policy may
  * have millions of them; one series each would swamp the metrics stack).
@@ -46,13 +46,13 @@ public class EngineMetrics {
         try {
             Class.forName("io.micrometer.core.instrument.MeterRegistry", false, EngineMetrics.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            LOG.info("No micrometer subsystem on this server: the engine exports no metrics (README, \"Metrics\")");
+            LOG.info("No micrometer subsystem on this server: the engine exports no metrics (the guide, \"Metrics\")");
             return;
         }
         try {
             meters = MicrometerMeters.ofDeployment().orElse(Meters.NONE);
             LOG.info(meters == Meters.NONE ? "The micrometer subsystem gives this deployment no registry: the engine exports no metrics"
-                    : "The engine's metrics go to WildFly's micrometer registry (README, \"Metrics\")");
+                    : "The engine's metrics go to WildFly's micrometer registry (the guide, \"Metrics\")");
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "The micrometer registry could not be obtained: the engine exports no metrics", e);
         }

@@ -48,6 +48,16 @@ public class PolicySettings {
     /** Knobs that may also name one of the policy's jobs: {@code timeout.<job>}, {@code progress-timeout.<job>}, {@code cost.<job>}. */
     private static final List<String> PER_JOB_KNOBS = List.of("timeout", "progress-timeout", "cost");
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PolicySettings.class.getName());
+
+    /** Every knob a policy reads ({@code dispatch.policy.<policy>.<knob>}), besides its gates' parameters. */
+    public static List<String> knobs() {
+        return POLICY_KNOBS;
+    }
+
+    /** The knobs that may also name one of the policy's jobs ({@code <knob>.<job>}). */
+    public static List<String> perJobKnobs() {
+        return PER_JOB_KNOBS;
+    }
     /** Bad cost and item-rate values written live, each reported once (what was declared applies instead). */
     private final java.util.Set<String> badCostsReported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

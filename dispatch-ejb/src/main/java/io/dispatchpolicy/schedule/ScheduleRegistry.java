@@ -36,7 +36,7 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class ScheduleRegistry {
 
-    static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
+    public static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
             "enabled", "catch-up", "run-as", "deadline");
 
     @Inject

@@ -48,6 +48,6 @@ public class JobRepositoryCheck {
         return "JBeret's job repository " + what + ". The engine needs the batch-jberet subsystem's default job "
                 + "repository to be a JDBC repository on the datasource " + DispatchSettings.DATASOURCE + " names ("
                 + settings.datasource() + "), so that admission and JBeret's INSERTs commit in one transaction. "
-                + "wildfly-config/configure.cli sets this up (README: \"Use it in your application\").";
+                + "wildfly-config/configure.cli sets this up (the guide: \"Getting started\").";
     }
 }

@@ -332,8 +332,8 @@ public class EngineServices {
         }
         throw new EngineUnavailableException("The Dispatch Policy engine is not deployed: no application of this server "
                 + "exposes its services (" + Monitoring.class.getName() + "). Deploy the EAR that holds engine and console, "
-                + "or the application that holds the engine beside the console's standalone WAR (README: \"Use it in "
-                + "your application\").", Instant.now());
+                + "or the application that holds the engine beside the console's standalone WAR (the guide: \"Getting "
+                + "started\").", Instant.now());
     }
 
     /** The class loader of {@code bean}'s copy of {@code type}; null when it has none. */

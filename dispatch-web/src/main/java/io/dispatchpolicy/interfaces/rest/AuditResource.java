@@ -16,7 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * The audit log for scripts (README, "Permissions and audit"): who did what, when, on which object, before and
+ * The audit log for scripts (the guide, "Permissions and audit"): who did what, when, on which object, before and
  * after, newest first; every filter optional.
  * {@code curl -u user:password 'http://host:8080/dispatch/api/audit?targetKind=partition&target=42'}.
  */

@@ -41,7 +41,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Jobs for scripts (README, "The API"): find them and read their lives as the Jobs view does; submit them
+ * Jobs for scripts (the guide, "The API"): find them and read their lives as the Jobs view does; submit them
  * through their policy with every {@code SubmitOption}, one or a bulk call; stop, restart, discard, retry.
  * Reads need a console account, writes dispatch-operator (403 otherwise), and every write is audited.
  * <pre>

@@ -30,7 +30,7 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.time.Instant;
 
 /**
- * A partition's overrides for scripts (README, "Overrides"; ADR 0025): read them, set one, clear one. Setting
+ * A partition's overrides for scripts (the guide, "Overrides"; ADR 0025): read them, set one, clear one. Setting
  * and clearing need the operator role and are audited like the console's actions.
  * <pre>
  * curl -u operator:pw -H 'Content-Type: application/json' -X POST \

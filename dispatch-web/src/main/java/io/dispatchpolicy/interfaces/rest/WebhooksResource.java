@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * The webhooks (README, "Webhooks"; ADR 0041): each declared one — its host, never its path or secret — with its
+ * The webhooks (the guide, "Webhooks"; ADR 0041): each declared one — its host, never its path or secret — with its
  * deliveries pending, delivered and failed in the last 24 hours and its last error. They are declared in the server's
  * settings ({@code dispatch.webhook.<name>.*}), not here.
  */

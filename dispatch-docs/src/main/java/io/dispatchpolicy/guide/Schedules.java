@@ -1,0 +1,44 @@
+// tag::all[]
+package io.dispatchpolicy.guide;
+
+import io.dispatchpolicy.api.DispatchSchedules;
+import io.dispatchpolicy.spi.Schedule;
+import io.dispatchpolicy.spi.ScheduleUnit;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+
+@ApplicationScoped
+public class Schedules {
+
+    @Inject
+    DispatchSchedules schedules;
+
+    // tag::declare[]
+    @Produces
+    Schedule nightly() {                       // in code, like a Policy
+        return Schedule.named("nightly").job("report").parameter("scope", "all")
+                .every(1, ScheduleUnit.DAYS).from(LocalDateTime.of(2025, 1, 1, 2, 30))
+                .zone("Europe/Berlin")
+                .build();
+    }
+
+    @Produces
+    Schedule weekdays() {
+        return Schedule.named("weekdays").job("digest").cron("0 8 * * MON-FRI").zone("America/New_York")
+                .catchUp().build();
+    }
+    // end::declare[]
+
+    // tag::control[]
+    void control() {
+        schedules.nextRunTimes("nightly", Instant.now(), 5);
+        schedules.start("nightly");          // idempotent: stages the future occurrence now, not at the next watchdog pass
+        schedules.disable("nightly");        // schedules.enable(...), skipNext(...), runNow(...)
+    }
+    // end::control[]
+}
+// end::all[]
