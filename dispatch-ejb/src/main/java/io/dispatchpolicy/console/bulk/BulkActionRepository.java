@@ -229,6 +229,9 @@ public class BulkActionRepository {
 
     /** The webhooks' event of an action's end, in the transaction that ends it (ADR 0041). */
     private void ended(long id) {
+        if (outbox.hooks(EventType.BULK_ACTION_ENDED).isEmpty()) {
+            return; // nobody is told: not even the read of the action's row
+        }
         find(id).ifPresent(a -> {
             Map<String, Object> data = new java.util.LinkedHashMap<>();
             data.put("id", a.id());
