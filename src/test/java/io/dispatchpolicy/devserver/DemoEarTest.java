@@ -39,7 +39,16 @@ class DemoEarTest {
                 "dispatch-demo.jar!io/dispatchpolicy/demo/DemoPolicies.class",
                 "dispatch-demo.jar!io/dispatchpolicy/demo/DemoReportBatchlet.class",
                 "dispatch-demo.jar!META-INF/beans.xml",
-                "dispatch-demo.jar!META-INF/batch-jobs/demo-report.xml");
+                "dispatch-demo.jar!META-INF/batch-jobs/demo-report.xml",
+                "dispatch-demo.jar!io/dispatchpolicy/demo/PlaygroundPolicies.class",
+                "dispatch-demo.jar!io/dispatchpolicy/demo/Storm.class",
+                "dispatch-demo.jar!META-INF/batch-jobs/pg-throttle.xml",
+                "dispatch-demo.jar!META-INF/batch-jobs/pg-storm.xml",
+                "dispatch.war!WEB-INF/classes/io/dispatchpolicy/demo/web/PlaygroundServlet.class");
+        assertThat(entries).as("one job XML per playground feature")
+                .filteredOn(e -> e.matches("dispatch-demo\\.jar!META-INF/batch-jobs/pg-[a-z]+\\.xml")).hasSize(15);
+        // the console's WAR keeps everything it had
+        assertThat(entries).containsAll(entriesOfModules(BUILT).stream().filter(e -> e.startsWith("dispatch.war!")).toList());
         // the built modules as they were
         assertThat(entries.stream().map(e -> e.substring(0, e.indexOf('!'))).distinct())
                 .containsAll(entriesOfModules(BUILT).stream().map(e -> e.substring(0, e.indexOf('!'))).distinct().toList());

@@ -102,6 +102,7 @@ public final class DevServer {
         System.out.println(UP + url + "  (demo jobs are flowing; Ctrl-C stops everything)");
         System.out.println("==> Log in as admin / " + adminPassword + "  (kept in " + runDir.resolve("admin-password")
                 + "; JSON summary: curl -u admin:" + adminPassword + " " + url + "api/summary)");
+        System.out.println("==> Playground: " + url + "playground  (one card per feature, and a storm of many tenants)");
         System.out.println("==> Management: " + jbossHome.resolve("bin/jboss-cli.sh") + " --connect --controller=localhost:"
                 + run.managementPort() + "  (changes are kept across runs)");
         System.out.println();

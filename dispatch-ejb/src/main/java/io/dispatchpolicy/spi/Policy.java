@@ -551,7 +551,8 @@ public final class Policy {
 
         /**
          * Retries a job whose execution ends FAILED: {@code Retries.fixed(…)}, {@code exponential()} or
-         * {@code custom(…)}, each with {@code maxRetries(n)} (default 10). Without it a failed job is dead.
+         * {@code custom(…)}, each with {@code maxRetries(n)} (default 10); a job whose retries are spent is dead. Without
+         * it a failed job stays FAILED, as JBeret left it: neither retried nor dead.
          */
         public Builder retry(Retries retries) {
             this.retries = Objects.requireNonNull(retries, "retries");

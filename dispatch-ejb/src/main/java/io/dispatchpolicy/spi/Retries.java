@@ -37,7 +37,7 @@ public final class Retries {
         this.lane = lane;
     }
 
-    /** No retry: a failed job is dead at once (the default of a policy). */
+    /** No retry (the default of a policy): a failed job stays FAILED as JBeret left it, not retried and not dead. */
     public static Retries none() {
         return NONE;
     }
