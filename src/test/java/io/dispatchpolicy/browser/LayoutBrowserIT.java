@@ -7,6 +7,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import java.io.IOException;
@@ -42,7 +43,8 @@ class LayoutBrowserIT extends BrowserTest {
     static void seed() throws Exception {
         submission = Long.parseLong(submit("it-deadline", KEY, 3).split(",")[0]);
         sql("INSERT INTO dispatch.partitions (policy_name, partition_key, lane, pending_count, last_deny_reason, last_denied_at, "
-                + "next_eligible_at, last_checked_at) SELECT 'it-lanes', ?, l, 2, 'capacity_full', now(), now() + interval '1 minute', now() "
+                + "next_eligible_at, last_checked_at) SELECT 'it-lanes', ?, l, CASE WHEN l = '' THEN 0 ELSE 2 END, 'capacity_full', now(), "
+                + "now() + interval '1 minute', now() "
                 + "FROM unnest(ARRAY['', 'critical', 'default', 'bulk']) l ON CONFLICT DO NOTHING", KEY);
         sql("INSERT INTO dispatch.denial_history (partition_id, policy_name, partition_key, reason, started_at, last_at, denials) "
                 + "SELECT id, policy_name, partition_key, 'concurrency_full', now() - interval '3 minutes', now(), 12 FROM dispatch.partitions "
@@ -72,7 +74,7 @@ class LayoutBrowserIT extends BrowserTest {
     }
 
     @Test
-    void everyPageIsLaidOutWithoutClippingOrOverlapAt1400And1024Pixels() throws IOException {
+    void everyPageIsLaidOutWithoutClippingOrOverlapAt1400And1024Pixels() throws Exception {
         WebDriver d = ConsolePages.logIn(browser, "admin");
         String check = script();
         Map<String, String> pages = new LinkedHashMap<>();
@@ -80,6 +82,7 @@ class LayoutBrowserIT extends BrowserTest {
         pages.put("policies", "policies.xhtml");
         pages.put("partitions", "partitions.xhtml");
         pages.put("partition", "partition.xhtml?id=" + partition);
+        pages.put("partition-lanes", "partition.xhtml?id=" + lanedKey());
         pages.put("denials", "denials.xhtml");
         pages.put("jobs", "jobs.xhtml");
         pages.put("jobs-partition", "jobs.xhtml?by=partition&policy=it-deadline&value=" + KEY);
@@ -116,6 +119,41 @@ class LayoutBrowserIT extends BrowserTest {
             String logged = new String(java.nio.file.Files.readAllBytes(log), StandardCharsets.UTF_8).substring((int) logBefore);
             assertThat(logged.lines().filter(l -> l.contains("JSF1103") || l.contains(" ERROR ")).toList())
                     .as("JSF warnings or errors logged while the pages were shown").isEmpty();
+        }
+    }
+
+    /** A key of a policy with lanes is one partition with its lanes as columns, not a row per lane (issue 37). */
+    @Test
+    void aKeyOfALanedPolicyIsOnePartitionWithItsLanesAsColumns() throws Exception {
+        WebDriver d = ConsolePages.logIn(browser, "admin");
+        d.get(ConsolePages.BASE + "partitions.xhtml");
+        d.findElement(By.id("partitions:search")).sendKeys(KEY);
+        ConsolePages.click(d, By.id("partitions:apply"));
+        ConsolePages.waitFor(d).until(x -> x.findElements(By.cssSelector("#partitions\\:table_data tr")).size() == 2);
+        List<String> rows = d.findElements(By.cssSelector("#partitions\\:table_data tr")).stream().map(WebElement::getText).toList();
+        assertThat(rows).as("it-deadline's partition and it-lanes' key, once each").hasSize(2).noneMatch(r -> r.contains("(lane "));
+        WebElement laned = d.findElements(By.cssSelector("#partitions\\:table_data tr")).stream()
+                .filter(r -> r.getText().contains("it-lanes")).findFirst().orElseThrow();
+        assertThat(laned.findElements(By.cssSelector("td")).get(2).getText()).as("pending: its lanes' sum").isEqualTo("6");
+        assertThat(laned.findElements(By.cssSelector(".lane-count")).stream().map(WebElement::getText).toList())
+                .containsExactly("bulk 2", "critical 2", "default 2");
+
+        assertThat(laned.findElement(By.cssSelector("a.partition-link")).getAttribute("href")).as("the key opens the key's page")
+                .endsWith("id=" + lanedKey());
+        d.get(ConsolePages.BASE + "partition.xhtml?id=" + lanedKey());
+        assertThat(d.findElements(By.cssSelector("[id$='lane-table_data'] tr")).stream().map(r -> r.findElements(By.cssSelector("td")).get(0).getText()).toList())
+                .containsExactly("bulk", "critical", "default");
+    }
+
+    /** The id of the seeded key's own row of it-lanes (lane ''). */
+    private static long lanedKey() throws Exception {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT id FROM dispatch.partitions WHERE policy_name = 'it-lanes' AND partition_key = ? AND lane = ''")) {
+            s.setString(1, KEY);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

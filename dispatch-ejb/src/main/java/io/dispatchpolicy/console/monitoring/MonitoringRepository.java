@@ -20,10 +20,11 @@ public class MonitoringRepository {
     static final String DENIED_NOW = "next_eligible_at > clock_timestamp() AND last_deny_reason IS NOT NULL";
 
     // The declared policies' partitions only (:declared): an undeployed application's partitions are counted apart.
+    // A partition is a key: its own row (lane ''), which every key has, lanes or not — not its lanes' rows too.
     private static final Sql TOTALS = Sql.template("""
             SELECT coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0), coalesce(sum(total_admitted), 0),
                    count(*) FILTER (WHERE {{deniedNow}}),
-                   count(*)
+                   count(*) FILTER (WHERE lane = '')
               FROM dispatch.partitions WHERE policy_name = ANY (CAST(:declared AS text[]))
             """).with("deniedNow", DENIED_NOW);
 
@@ -84,7 +85,7 @@ public class MonitoringRepository {
             """);
 
     private static final Sql POLICY_TOTALS = Sql.of("""
-            SELECT policy_name, count(*), coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0)
+            SELECT policy_name, count(*) FILTER (WHERE lane = ''), coalesce(sum(pending_count), 0), coalesce(sum(parked_count), 0)
               FROM dispatch.partitions GROUP BY policy_name
             """);
 
@@ -121,15 +122,16 @@ public class MonitoringRepository {
              GROUP BY 1 ORDER BY 2 DESC, 1
             """).with("deniedNow", DENIED_NOW);
 
-    private static final Sql TOP_PENDING = Sql.of("""
-            SELECT id, partition_key, pending_count FROM dispatch.partitions
-             WHERE policy_name = :policy AND pending_count > 0 ORDER BY pending_count DESC, id LIMIT :limit
+    // A policy's busiest keys (its lanes added up), each linking to its key's own row: {{figure}} is a column.
+    private static final Sql TOP = Sql.template("""
+            SELECT coalesce(min(id) FILTER (WHERE lane = ''), min(id)) AS id, partition_key, sum({{figure}}) AS figure
+              FROM dispatch.partitions WHERE policy_name = :policy
+             GROUP BY partition_key HAVING sum({{figure}}) > 0 ORDER BY figure DESC, id LIMIT :limit
             """);
 
-    private static final Sql TOP_ADMITTED = Sql.of("""
-            SELECT id, partition_key, total_admitted FROM dispatch.partitions
-             WHERE policy_name = :policy AND total_admitted > 0 ORDER BY total_admitted DESC, id LIMIT :limit
-            """);
+    private static final Sql TOP_PENDING = TOP.with("figure", "pending_count");
+
+    private static final Sql TOP_ADMITTED = TOP.with("figure", "total_admitted");
 
     // The context and gate state the partition's gates work on: its key's gate row's (its own outside lanes).
     private static final Sql PARTITION_STATE = Sql.of("""
@@ -140,7 +142,8 @@ public class MonitoringRepository {
              WHERE p.id = :partition
             """);
 
-    private static final Sql PARTITION_IN_FLIGHT = Sql.of("SELECT count(*) FROM dispatch.inflight_jobs WHERE partition_id = :partition");
+    private static final Sql PARTITION_IN_FLIGHT = Sql.of("SELECT count(*) FROM " + PartitionBrowser.ROWS_OF_PAGE
+            + " JOIN dispatch.inflight_jobs i ON i.partition_id = p.id WHERE me.id = :partition");
 
     private static final Sql PAUSED_BY_JOB = Sql.of("""
             SELECT paused_until, pause_reason, paused_by FROM dispatch.partitions
@@ -153,12 +156,15 @@ public class MonitoringRepository {
 
     // Parked jobs first (they need an operator), then the waiting ones in admission order, then those
     // scheduled for later, earliest first.
-    private static final Sql STAGED = Sql.of("""
-            SELECT id, job_name, job_parameters::text, staged_at, admit_attempts, parked_at, last_error, restart_of,
-                   priority, due_at, attempt
-              FROM dispatch.staged_jobs WHERE partition_id = :partition
-             ORDER BY parked_at IS NULL, due_at IS NOT NULL, priority DESC, due_at, id LIMIT :limit
-            """);
+    // A key's own row (lane '') shows the jobs of all its lanes, as the partitions page shows its lanes as columns.
+    private static final Sql STAGED = Sql.template("""
+            SELECT s.id, s.job_name, s.job_parameters::text, s.staged_at, s.admit_attempts, s.parked_at, s.last_error,
+                   s.restart_of, s.priority, s.due_at, s.attempt, p.lane
+              FROM {{rows}}
+              JOIN dispatch.staged_jobs s ON s.partition_id = p.id
+             WHERE me.id = :partition
+             ORDER BY s.parked_at IS NULL, s.due_at IS NOT NULL, s.priority DESC, s.due_at, s.id LIMIT :limit
+            """).with("rows", PartitionBrowser.ROWS_OF_PAGE);
 
     private static final Sql NEXT_DUE = Sql.of("""
             SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = :partition AND due_at IS NOT NULL
@@ -338,7 +344,7 @@ public class MonitoringRepository {
         return jdbc.query(STAGED, Params.of().bigint("partition", partitionId).integer("limit", limit),
                 rs -> new StagedJobView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
                         rs.getInt(5), Jdbc.instant(rs.getTimestamp(6)), rs.getString(7), rs.getObject(8, Long.class),
-                        rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11)));
+                        rs.getInt(9), Jdbc.instant(rs.getTimestamp(10)), rs.getInt(11), rs.getString(12)));
     }
 
     /** When the partition's earliest job scheduled for later is due; null when none is. */

@@ -44,13 +44,34 @@ public class Partition implements java.io.Serializable {
 
     private final int scheduledCount;
 
-    /** Its lane; {@code ""} outside lanes (for a policy with lanes: the key's gate row). */
+    /** Its lane; {@code ""} outside lanes, and for a key of a policy with lanes (its lanes are in {@link #lanes}). */
     private final String lane;
+
+    /** For a key of a policy with lanes: each lane's row, by lane name; else empty. */
+    private final java.util.List<LaneCount> lanes;
+
+    /**
+     * One lane of a key: its own partition row ({@code id}, for its page), what waits and what was admitted in it.
+     */
+    public record LaneCount(long id, String lane, int pendingCount, int parkedCount, long totalAdmitted)
+            implements java.io.Serializable {
+    }
 
     public Partition(long id, String policyName, String partitionKey, int pendingCount, int parkedCount,
             long totalAdmitted, double decayedAdmits, Instant decayedAdmitsAt, Instant lastCheckedAt,
             Instant lastAdmittedAt, Instant nextEligibleAt, Instant lastDeniedAt, String lastDenyReason, boolean paused,
             Instant createdAt, int scheduledCount, String lane) {
+        this(id, policyName, partitionKey, pendingCount, parkedCount, totalAdmitted, decayedAdmits, decayedAdmitsAt,
+                lastCheckedAt, lastAdmittedAt, nextEligibleAt, lastDeniedAt, lastDenyReason, paused, createdAt, scheduledCount,
+                lane, java.util.List.of());
+    }
+
+    /** A key with its lanes: the figures are the sums (and latest, earliest) over its rows, {@code lanes} each row's own. */
+    public Partition(long id, String policyName, String partitionKey, int pendingCount, int parkedCount,
+            long totalAdmitted, double decayedAdmits, Instant decayedAdmitsAt, Instant lastCheckedAt,
+            Instant lastAdmittedAt, Instant nextEligibleAt, Instant lastDeniedAt, String lastDenyReason, boolean paused,
+            Instant createdAt, int scheduledCount, String lane, java.util.List<LaneCount> lanes) {
+        this.lanes = java.util.List.copyOf(lanes);
         this.id = id;
         this.policyName = policyName;
         this.partitionKey = partitionKey;
@@ -68,6 +89,11 @@ public class Partition implements java.io.Serializable {
         this.paused = paused;
         this.createdAt = createdAt;
         this.scheduledCount = scheduledCount;
+    }
+
+    /** Each lane of this key with its figures (a policy with lanes); empty otherwise and for one lane's own row. */
+    public java.util.List<LaneCount> getLanes() {
+        return lanes;
     }
 
     public long getId() {
