@@ -272,7 +272,10 @@ class PlaygroundIT {
     /** Clicks the card's Run and checks the page says what it submitted. */
     private static void run(WebDriver d, Feature card, Map<Feature, Instant> clicked) {
         clicked.put(card, Instant.now());
-        d.findElement(By.cssSelector("#" + card.id() + " button")).click();
+        WebElement button = d.findElement(By.cssSelector("#" + card.id() + " button"));
+        button.click();
+        // the page the button was on goes first: its #said is the previous card's
+        new WebDriverWait(d, SOON).until(ExpectedConditions.stalenessOf(button));
         String said = new WebDriverWait(d, SOON).until(ExpectedConditions.presenceOfElementLocated(By.id("said"))).getText();
         assertThat(said).as(card.id()).containsPattern(card == Feature.SCHEDULES ? "^Ran schedule" : "^Submitted");
         if (card == Feature.UNIQUENESS) {
@@ -287,7 +290,9 @@ class PlaygroundIT {
             input.sendKeys(field.getValue());
         }
         new org.openqa.selenium.support.ui.Select(d.findElement(By.name("distribution"))).selectByValue(distribution);
-        d.findElement(By.cssSelector(".storm-form button")).click();
+        WebElement button = d.findElement(By.cssSelector(".storm-form button"));
+        button.click();
+        new WebDriverWait(d, SOON).until(ExpectedConditions.stalenessOf(button));
         new WebDriverWait(d, SOON).until(ExpectedConditions.or(ExpectedConditions.presenceOfElementLocated(By.id("said")),
                 ExpectedConditions.presenceOfElementLocated(By.id("refused"))));
     }

@@ -333,6 +333,16 @@ public class TestPolicies {
         return byTenantWith("it-deadline").gate(Gate.concurrency(1)).build();
     }
 
+    /** A calendar quota (QuotaIT): 10 a day per tenant, from midnight in the tenant's own zone (its {@code zone} parameter). */
+    @Produces
+    Policy quota() {
+        return Policy.named("it-quota").governs("it-quota")
+                .context(p -> Map.of("tenant", p.getProperty("tenant", ""), "zone", p.getProperty("zone", "")))
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .gate(Gate.quota(10, io.dispatchpolicy.spi.QuotaPeriod.DAY).inZoneOf("zone"))
+                .build();
+    }
+
     /** Debounce (SubmissionControlsIT): a tenant's jobs debounced 2 s, never delayed more than 5 s. */
     @Produces
     Policy debounced() {

@@ -349,12 +349,21 @@ public class DefaultAdmissionService implements AdmissionService {
         return new AdmissionRepository.Admitting(partitionId, locked.gateId(), locked.lane(), locked.policyName());
     }
 
-    /** When the last of the partition's throttle buckets is full again; null without a throttle. */
+    /**
+     * When the last of the partition's throttle buckets is full again and its quotas' periods with admissions
+     * have ended: until then the sweep keeps the row, whose state a new row would not have (a fresh row starts
+     * full and counts nothing). Null without a throttle or a quota.
+     */
     private static Long bucketsFullAt(List<ResolvedGate> gates, Map<String, TokenBucket.State> charged) {
         Long latest = null;
         for (ResolvedGate gate : gates) {
+            Long full = null;
             if (gate instanceof ResolvedGate.Throttle t && charged.containsKey(t.id())) {
-                long full = TokenBucket.fullAtMillis(charged.get(t.id()), t.rate(), t.perSeconds());
+                full = TokenBucket.fullAtMillis(charged.get(t.id()), t.rate(), t.perSeconds());
+            } else if (gate instanceof ResolvedGate.Quota q && charged.containsKey(q.id())) {
+                full = io.dispatchpolicy.domain.gate.CalendarQuota.spentUntilMillis(charged.get(q.id()), q.period(), q.zone());
+            }
+            if (full != null) {
                 latest = latest == null ? full : Math.max(latest, full);
             }
         }

@@ -87,7 +87,7 @@ public final class SettingsReference {
             new Entry("cost, cost.<job>", "", "batch threads a job (of that name) takes at its widest, 1 to 10,000, over the declared cost and its job XML (A job's cost, below)", "next iteration"),
             new Entry("timeout, timeout.<job>", "", "seconds a job (of that name) may run from its start, or `off` (Timeouts, below)", "next iteration"),
             new Entry("progress-timeout, progress-timeout.<job>", "", "seconds a chunk step of a job (of that name) may go without a checkpoint, or `off`", "next iteration"),
-            new Entry("gate.<gate-id>.<param>", "", "a constant for one gate parameter, replacing the declared constant or function: `throttle`: `rate`, `per` (s); `concurrency`: `max`, `full-backoff` (s); `adaptive-concurrency`: `initial-max`, `target-lag-ms`, `min`, `max`", "next iteration"),
+            new Entry("gate.<gate-id>.<param>", "", "a constant for one gate parameter, replacing the declared constant or function: `throttle`: `rate`, `per` (s); `concurrency`: `max`, `full-backoff` (s); `adaptive-concurrency`: `initial-max`, `target-lag-ms`, `min`, `max`; `quota`: `max` (a raised or lowered quota counts at once against what the period has used)", "next iteration"),
             new Entry("jobs, partition-by, shard-by, gates", "", "declare a whole policy in standalone.xml (below)", "next iteration"));
 
     /** A webhook's fields, {@code dispatch.webhook.<name>.<field>} (ADR 0041): read within a second. */

@@ -57,7 +57,8 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
     public static final Map<String, List<String>> GATE_PARAMS = Map.of(
             "throttle", List.of("rate", "per"),
             "concurrency", List.of("max", "full-backoff"),
-            "adaptive-concurrency", List.of("initial-max", "target-lag-ms", "min", "max"));
+            "adaptive-concurrency", List.of("initial-max", "target-lag-ms", "min", "max"),
+            "quota", List.of("max"));
 
     public String name() {
         return policy.name();
@@ -167,6 +168,8 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
             } else if (declared.gate() instanceof Gate.Concurrency c) {
                 params.put("max", c.max());
                 params.put("full-backoff", c.fullBackoffSeconds());
+            } else if (declared.gate() instanceof Gate.Quota q) {
+                params.put("max", q.max());
             } else {
                 Gate.AdaptiveConcurrency a = (Gate.AdaptiveConcurrency) declared.gate();
                 params.put("initial-max", a.initialMax());
@@ -187,6 +190,10 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
                     values.add(name + " per partition");
                 }
             });
+            if (declared.gate() instanceof Gate.Quota q) {
+                values.add("a " + q.period().label() + " from midnight in " + (q.zoneKey() == null ? q.zone()
+                        : "the partition's zone ('" + q.zoneKey() + "' of its context)"));
+            }
             described.add(values.toString());
         }
         return described;
@@ -215,12 +222,31 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
                 long max = (long) Math.floor(value(id, "max", c.max(), context));
                 double backoff = positive(id, "full-backoff", value(id, "full-backoff", c.fullBackoffSeconds(), context));
                 resolved.add(new ResolvedGate.Concurrency(id, max, Duration.ofMillis(Math.round(backoff * 1000))));
+            } else if (gate instanceof Gate.Quota q) {
+                double max = value(id, "max", q.max(), context);
+                if (max < 0) {
+                    throw new GateParameterException(where(id, "max") + " must be >= 0, was " + number(max));
+                }
+                resolved.add(new ResolvedGate.Quota(id, (long) Math.floor(max), q.period(), quotaZone(id, q, context)));
             } else {
                 Gate.AdaptiveConcurrency a = (Gate.AdaptiveConcurrency) gate;
                 resolved.add(new ResolvedGate.Adaptive(id, adaptiveParams(id, a, context)));
             }
         }
         return resolved;
+    }
+
+    /** The quota's zone: its own, or the partition's from its context (a tenant's zone). */
+    private java.time.ZoneId quotaZone(String id, Gate.Quota q, Map<String, Object> context) {
+        String zone = q.zoneKey() == null ? q.zone() : context.get(q.zoneKey()) == null ? null : context.get(q.zoneKey()).toString();
+        if (zone == null || zone.isBlank()) {
+            throw new GateParameterException(where(id, "zone") + ": the context has no zone under '" + q.zoneKey() + "'");
+        }
+        try {
+            return java.time.ZoneId.of(zone.strip());
+        } catch (RuntimeException e) {
+            throw new GateParameterException(where(id, "zone") + ": '" + zone + "' is no zone id");
+        }
     }
 
     /** Parameters of one adaptive gate, for admission and for the feedback after each job. */

@@ -91,7 +91,7 @@ public final class Policy {
         // facts of the declaration that admission and every job's completion ask for: derived once
         this.adaptiveGateIds = gates.stream().filter(g -> g.gate() instanceof Gate.AdaptiveConcurrency)
                 .map(DeclaredGate::id).toList();
-        this.countsInFlight = gates.stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle));
+        this.countsInFlight = gates.stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle || g.gate() instanceof Gate.Quota));
         this.fairnessHalfLife = b.fairnessHalfLife;
         this.fairnessDisabled = b.fairnessDisabled;
         this.tickAdmissionBudget = b.tickAdmissionBudget;

@@ -194,6 +194,8 @@ public class SubmissionPlacement {
                     && io.dispatchpolicy.domain.gate.TokenBucket.capacity(t.rate()) < cost.threads()) {
                 refused = "its throttle '" + t.id() + "' holds " + (long) Math.floor(io.dispatchpolicy.domain.gate.TokenBucket.capacity(t.rate()))
                         + " tokens at most";
+            } else if (gate instanceof io.dispatchpolicy.domain.gate.ResolvedGate.Quota q && q.max() > 0 && q.max() < cost.threads()) {
+                refused = "its quota '" + q.id() + "' allows " + q.max() + " a " + q.period().label() + " at most";
             } else if (gate instanceof io.dispatchpolicy.domain.gate.ResolvedGate.Adaptive a && a.params().ceiling() > 0
                     && a.params().ceiling() < cost.threads()) {
                 refused = "its adaptive gate '" + a.id() + "' allows " + a.params().ceiling() + " at most";

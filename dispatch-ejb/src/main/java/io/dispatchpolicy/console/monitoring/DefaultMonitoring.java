@@ -341,6 +341,8 @@ public class DefaultMonitoring implements Monitoring {
                 }
                 if (g instanceof ResolvedGate.Throttle t) {
                     return EffectivePolicy.number("rate".equals(param) ? t.rate() : t.perSeconds());
+                } else if (g instanceof ResolvedGate.Quota q) {
+                    return Long.toString(q.max());
                 } else if (g instanceof ResolvedGate.Concurrency c) {
                     return "max".equals(param) ? Long.toString(c.max()) : EffectivePolicy.number(c.fullBackoff().toMillis() / 1000.0);
                 } else {
@@ -379,6 +381,15 @@ public class DefaultMonitoring implements Monitoring {
                 views.add(new GateView(t.id(), fmt("throttle %s per %s s", t.rate(), t.perSeconds()),
                         b == null ? "full (" + fmt("%s", TokenBucket.capacity(t.rate())) + " tokens)"
                                 : fmt("%s tokens", Math.floor(b.tokens() * 100) / 100)));
+            } else if (gate instanceof ResolvedGate.Quota q) {
+                TokenBucket.State used = io.dispatchpolicy.domain.gate.CalendarQuota.current(buckets.get(q.id()), q.period(),
+                        q.zone(), now.toEpochMilli());
+                Instant resets = io.dispatchpolicy.domain.gate.CalendarQuota.periodEnd(Instant.ofEpochMilli(used.atMillis()),
+                        q.period(), q.zone());
+                views.add(new GateView(q.id(), "quota " + q.max() + " a " + q.period().label() + " from midnight in " + q.zone().getId(),
+                        Math.max(0, q.max() - (long) used.tokens()) + " of " + q.max() + " left this " + q.period().label()
+                                + "; resets " + java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(resets.atZone(q.zone()))
+                                + " (" + q.zone().getId() + ")"));
             } else if (gate instanceof ResolvedGate.Concurrency c) {
                 views.add(new GateView(c.id(), "concurrency max " + c.max() + ", full backoff "
                         + c.fullBackoff().toMillis() + " ms", "-"));

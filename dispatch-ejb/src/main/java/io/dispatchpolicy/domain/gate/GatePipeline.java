@@ -43,12 +43,18 @@ public final class GatePipeline {
         String reason = null;
         Duration retryAfter = null;
         Map<String, TokenBucket.State> refilled = new HashMap<>();
+        java.util.Set<String> quotas = new java.util.HashSet<>();
         for (ResolvedGate gate : gates) {
             GateCheck check;
             if (gate instanceof ResolvedGate.Throttle t) {
                 TokenBucket.State state = TokenBucket.refill(throttles.get(t.id()), t.rate(), t.perSeconds(), nowMillis);
                 refilled.put(t.id(), state);
                 check = TokenBucket.check(state, t.rate(), t.perSeconds(), need);
+            } else if (gate instanceof ResolvedGate.Quota q) {
+                TokenBucket.State state = CalendarQuota.current(throttles.get(q.id()), q.period(), q.zone(), nowMillis);
+                refilled.put(q.id(), state);
+                quotas.add(q.id());
+                check = CalendarQuota.check(state, q.max(), q.period(), q.zone(), nowMillis, need);
             } else if (gate instanceof ResolvedGate.Concurrency c) {
                 check = ConcurrencyCap.check(c.max(), inFlight, c.fullBackoff());
                 if (!check.denied() && check.allowed() < need) {
@@ -67,20 +73,24 @@ public final class GatePipeline {
                 reason = check.reason();
             }
         }
-        return new Evaluation(Math.max(0, admit), admit > 0 ? null : reason, admit > 0 ? null : retryAfter, refilled);
+        return new Evaluation(Math.max(0, admit), admit > 0 ? null : reason, admit > 0 ? null : retryAfter, refilled, quotas);
     }
 
     /**
      * @param admit      jobs that may be admitted now
      * @param reason     why none may, when {@code admit == 0} because of a gate (null when nothing was wanted)
      * @param retryAfter when to look again, with {@code reason}
+     * @param refilled   the stored state of each throttle (its bucket) and quota (its period's count), as of now
+     * @param quotas     which of {@code refilled} are quotas (charging counts up) rather than buckets (down)
      */
-    public record Evaluation(int admit, String reason, Duration retryAfter, Map<String, TokenBucket.State> refilled) {
+    public record Evaluation(int admit, String reason, Duration retryAfter, Map<String, TokenBucket.State> refilled,
+                             java.util.Set<String> quotas) {
 
-        /** The token buckets after charging the admitted jobs' {@code tokens} (their costs' sum): what is stored. */
+        /** The states after charging the admitted jobs' {@code tokens} (their costs' sum): what is stored. */
         public Map<String, TokenBucket.State> charged(int tokens) {
             Map<String, TokenBucket.State> charged = new HashMap<>();
-            refilled.forEach((id, state) -> charged.put(id, TokenBucket.charge(state, tokens)));
+            refilled.forEach((id, state) -> charged.put(id, quotas.contains(id) ? CalendarQuota.charge(state, tokens)
+                    : TokenBucket.charge(state, tokens)));
             return charged;
         }
     }

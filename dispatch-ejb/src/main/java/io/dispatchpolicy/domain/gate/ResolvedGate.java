@@ -16,4 +16,7 @@ public sealed interface ResolvedGate {
 
     record Adaptive(String id, AdaptiveCap.Params params) implements ResolvedGate {
     }
+
+    record Quota(String id, long max, io.dispatchpolicy.spi.QuotaPeriod period, java.time.ZoneId zone) implements ResolvedGate {
+    }
 }
