@@ -5,6 +5,7 @@ import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.GatePipeline;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.gate.CalendarQuota;
 import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.domain.model.Denial;
@@ -361,7 +362,7 @@ public class DefaultAdmissionService implements AdmissionService {
             if (gate instanceof ResolvedGate.Throttle t && charged.containsKey(t.id())) {
                 full = TokenBucket.fullAtMillis(charged.get(t.id()), t.rate(), t.perSeconds());
             } else if (gate instanceof ResolvedGate.Quota q && charged.containsKey(q.id())) {
-                full = io.dispatchpolicy.domain.gate.CalendarQuota.spentUntilMillis(charged.get(q.id()), q.period(), q.zone());
+                full = CalendarQuota.spentUntilMillis(charged.get(q.id()), q.period(), q.zone());
             }
             if (full != null) {
                 latest = latest == null ? full : Math.max(latest, full);

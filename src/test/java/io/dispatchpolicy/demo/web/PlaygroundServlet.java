@@ -166,12 +166,16 @@ public class PlaygroundServlet extends HttpServlet {
                 .append("\"><input type=\"hidden\" name=\"action\" value=\"run\"><input type=\"hidden\" name=\"card\" value=\"")
                 .append(f.id()).append("\"><button type=\"submit\"").append(mayRun ? "" : " disabled").append(">Run</button></form>")
                 .append("<p class=\"watch\">Watch: ");
+        watchLinks(h, f, console);
+        h.append("</p></article>");
+    }
+
+    private static void watchLinks(StringBuilder h, Feature f, String console) {
         List<String[]> links = watch(f);
         for (int i = 0; i < links.size(); i++) {
             h.append(i == 0 ? "" : " · ").append("<a href=\"").append(esc(console + links.get(i)[1])).append("\">")
                     .append(esc(links.get(i)[0])).append("</a>");
         }
-        h.append("</p></article>");
     }
 
     /** The console pages that show a card's scenario at work: label, address below the console's root. */
@@ -237,11 +241,7 @@ public class PlaygroundServlet extends HttpServlet {
         }
         h.append("<p>Triangular: tenant k of n sends k shares, so the busiest sends n times the quietest; one-heavy: the first "
                 + "tenant sends half of all jobs. Jobs run 0.1 to 0.6 s.</p><p class=\"watch\">Watch: ");
-        List<String[]> links = watch(Feature.STORM);
-        for (int i = 0; i < links.size(); i++) {
-            h.append(i == 0 ? "" : " · ").append("<a href=\"").append(esc(console + links.get(i)[1])).append("\">")
-                    .append(esc(links.get(i)[0])).append("</a>");
-        }
+        watchLinks(h, Feature.STORM, console);
         h.append("</p></section>");
     }
 

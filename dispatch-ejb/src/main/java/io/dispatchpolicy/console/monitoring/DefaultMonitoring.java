@@ -4,6 +4,7 @@ import io.dispatchpolicy.admission.GateStateCodec;
 import io.dispatchpolicy.admission.PolicyStateRepository;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
+import io.dispatchpolicy.domain.gate.CalendarQuota;
 import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.Partition;
@@ -382,12 +383,10 @@ public class DefaultMonitoring implements Monitoring {
                         b == null ? "full (" + fmt("%s", TokenBucket.capacity(t.rate())) + " tokens)"
                                 : fmt("%s tokens", Math.floor(b.tokens() * 100) / 100)));
             } else if (gate instanceof ResolvedGate.Quota q) {
-                TokenBucket.State used = io.dispatchpolicy.domain.gate.CalendarQuota.current(buckets.get(q.id()), q.period(),
-                        q.zone(), now.toEpochMilli());
-                Instant resets = io.dispatchpolicy.domain.gate.CalendarQuota.periodEnd(Instant.ofEpochMilli(used.atMillis()),
-                        q.period(), q.zone());
+                TokenBucket.State used = CalendarQuota.current(buckets.get(q.id()), q.period(), q.zone(), now.toEpochMilli());
+                Instant resets = CalendarQuota.periodEnd(Instant.ofEpochMilli(used.atMillis()), q.period(), q.zone());
                 views.add(new GateView(q.id(), "quota " + q.max() + " a " + q.period().label() + " from midnight in " + q.zone().getId(),
-                        Math.max(0, q.max() - (long) used.tokens()) + " of " + q.max() + " left this " + q.period().label()
+                        CalendarQuota.left(used, q.max()) + " of " + q.max() + " left this " + q.period().label()
                                 + "; resets " + java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(resets.atZone(q.zone()))
                                 + " (" + q.zone().getId() + ")"));
             } else if (gate instanceof ResolvedGate.Concurrency c) {

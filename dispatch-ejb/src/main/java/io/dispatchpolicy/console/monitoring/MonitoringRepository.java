@@ -166,9 +166,9 @@ public class MonitoringRepository {
              ORDER BY s.parked_at IS NULL, s.due_at IS NOT NULL, s.priority DESC, s.due_at, s.id LIMIT :limit
             """).with("rows", PartitionBrowser.ROWS_OF_PAGE);
 
-    private static final Sql NEXT_DUE = Sql.of("""
-            SELECT min(due_at) FROM dispatch.staged_jobs WHERE partition_id = :partition AND due_at IS NOT NULL
-            """);
+    // Over the rows the page stands for, as its scheduled count is (a key's: all its lanes').
+    private static final Sql NEXT_DUE = Sql.of("SELECT min(s.due_at) FROM " + PartitionBrowser.ROWS_OF_PAGE
+            + " JOIN dispatch.staged_jobs s ON s.partition_id = p.id WHERE me.id = :partition AND s.due_at IS NOT NULL");
 
     // The pattern is a bound parameter; '%' and '_' in the user's text are escaped by the caller. Episodes
     // (V19), newest first off denial_history_last_idx; the partition as it stands now beside each.

@@ -65,12 +65,17 @@ public final class CalendarQuota {
 
     /** The verdict for a job of {@code need} slots: what is left of {@code max}, or a wait until the next period. */
     public static GateCheck check(TokenBucket.State current, long max, QuotaPeriod period, ZoneId zone, long nowMillis, int need) {
-        long left = max - (long) Math.ceil(current.tokens() - 1e-9);
+        long left = left(current, max);
         if (left >= need) {
             return GateCheck.allow(left);
         }
         long end = periodEnd(Instant.ofEpochMilli(current.atMillis()), period, zone).toEpochMilli();
         return GateCheck.deny(EXHAUSTED, Duration.ofMillis(Math.max(1, end - nowMillis)));
+    }
+
+    /** What is left of {@code max} in the current period (none when a lowered max is below what was used). */
+    public static long left(TokenBucket.State current, long max) {
+        return Math.max(0, max - (long) Math.ceil(current.tokens() - 1e-9));
     }
 
     /** The count after admitting jobs of {@code slots} in all. */

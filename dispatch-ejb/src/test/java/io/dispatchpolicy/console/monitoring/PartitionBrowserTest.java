@@ -56,6 +56,11 @@ class PartitionBrowserTest {
         assertThat(repository.staged(acmeKey, 10)).extracting(StagedJobView::lane).containsExactlyInAnyOrder("bulk", "critical", "bulk");
         assertThat(repository.staged(acmeBulk, 10)).extracting(StagedJobView::lane).containsExactly("bulk", "bulk");
         assertThat(repository.staged(acmeCritical, 10)).hasSize(1);
+        db.update("INSERT INTO dispatch.staged_jobs (partition_id, job_name, job_parameters, due_at) VALUES (?, 'report', '{}',"
+                + " '2031-01-01T00:00:00Z')", acmeCritical);
+        assertThat(repository.nextDue(acmeKey)).as("the key's next due is its lanes' earliest")
+                .isEqualTo(java.time.Instant.parse("2031-01-01T00:00:00Z"));
+        assertThat(repository.nextDue(acmeBulk)).isNull();
     }
 
     @Test
