@@ -377,14 +377,25 @@ class AdmissionBench extends BenchSupport {
      * {@code after} runs once they are timed, before the policy's backlog is drained.
      */
     private double medianIteration(int jobs, int partitions, String prefix, Step after) throws Exception {
+        return medianIteration("bench-flat", jobs, partitions, prefix, after);
+    }
+
+    /** As above, for the policy of {@code job}; for bench-flat-usage half of each call is offset by 30 s. */
+    private double medianIteration(String job, int jobs, int partitions, String prefix, Step after) throws Exception {
         tick(false);
         for (int from = 0; from < jobs; from += 10_000) {
-            dispatch.submitAll("bench-flat", jobs(Math.min(10_000, jobs - from), partitions, prefix));
+            List<Properties> chunk = jobs(Math.min(10_000, jobs - from), partitions, prefix);
+            if (job.equals("bench-flat-usage")) {
+                dispatch.submitAll(job, chunk.subList(0, chunk.size() / 2));
+                dispatch.submitAll(job, chunk.subList(chunk.size() / 2, chunk.size()), SubmitOption.priorityOffset(Duration.ofSeconds(30)));
+            } else {
+                dispatch.submitAll(job, chunk);
+            }
         }
         analyzeEngine();
         double median = medianIterationMillis();
         after.run();
-        control.drain("bench-flat", Operators.ADMIN);
+        control.drain(job, Operators.ADMIN);
         return median;
     }
 
@@ -839,6 +850,60 @@ class AdmissionBench extends BenchSupport {
         await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200))
                 .until(() -> count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = 'bench-soak'") == 0);
         return perMilli(n, start, lastMillis("endtime", job, since));
+    }
+
+    // ---------------------------------------------------------------- 4e. limits that compose (issue 38)
+
+    /**
+     * Admission through two named limits that never bind against one policy gate that never binds (ADR 0049): 20,000
+     * no-op jobs over 100 partitions each, in two interleaved rounds (gate, limits, gate, limits), completions per
+     * second. What the limits' locks, counts and charges cost a job. Target ≥ 0.8.
+     */
+    @Test
+    @Order(14)
+    void admissionThroughNamedLimits() {
+        java.util.Map<String, List<Double>> rates = new java.util.LinkedHashMap<>();
+        for (int round = 0; round < 2; round++) {
+            for (String job : List.of("bench-e2e-gate", "bench-e2e-limits")) {
+                tick(false);
+                for (int from = 0; from < 20_000; from += 10_000) {
+                    dispatch.submitAll(job, jobs(10_000, 100, "lim" + round + "-"));
+                }
+                analyzeJBeret();
+                analyzeEngine();
+                long since = maxExecutionId();
+                long start = System.currentTimeMillis();
+                tick(true);
+                awaitCount(() -> executionsSince(true, job, since, 20_000), 20_000, Duration.ofMinutes(6), Duration.ofSeconds(1));
+                rates.computeIfAbsent(job, k -> new ArrayList<>()).add(perMilli(20_000, start, lastMillis("endtime", job, since)));
+                tick(false);
+            }
+        }
+        double gate = rates.get("bench-e2e-gate").stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double limits = rates.get("bench-e2e-limits").stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        RESULTS.add("admission through one policy gate, 20,000 jobs over 100 partitions (mean of 2): executions completed",
+                "executions/s", gate);
+        RESULTS.add("admission through two named limits, 20,000 jobs over 100 partitions (mean of 2): executions completed",
+                "executions/s", limits);
+        RESULTS.note("admission through one gate / two named limits, each round", rates.toString());
+        RESULTS.target("admission through two named limits, 20,000 jobs over 100 partitions (mean of 2): executions completed",
+                "two named limits / one policy gate: completed per second", limits / gate, ">=", 0.8);
+    }
+
+    /**
+     * Claim flatness for a policy fair by usage (ADR 0048) whose jobs carry time offsets (ADR 0046), half of each call
+     * offset by 30 s: the claim reads each claimed partition's running usage, the take the offset order's index.
+     * 1,000,000 staged in 100,000 partitions against 1,000 in 100. Target ≤ 1.5.
+     */
+    @Test
+    @Order(15)
+    void claimFlatnessWithUsageAndOffsets() throws Exception {
+        double small = medianIteration("bench-flat-usage", 1_000, 100, "small-", () -> { });
+        double large = medianIteration("bench-flat-usage", 1_000_000, 100_000, "large-", () -> { });
+        RESULTS.add("tick iteration, fair by usage with offsets, 1,000 staged in 100 partitions (median)", "ms", small);
+        RESULTS.add("tick iteration, fair by usage with offsets, 1,000,000 staged in 100,000 partitions (median)", "ms", large);
+        RESULTS.target("tick iteration, fair by usage with offsets, 1,000,000 staged in 100,000 partitions (median)",
+                "claim flatness, fair by usage with time offsets: 1M-backlog / 1k-backlog iteration time", large / small, "<=", 1.5);
     }
 
     /** Last: prints the table into the server log and the build output, and writes results.json. */

@@ -1,6 +1,8 @@
 package io.dispatchpolicy.bench;
 
+import io.dispatchpolicy.spi.FairnessMeasure;
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Limit;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -93,6 +95,34 @@ public class BenchPolicies {
     @Produces
     Policy flat() {
         return byTenantWith("bench-flat").admissionBatchSize(1).build();
+    }
+
+    /** As bench-flat, fair by usage (ADR 0048): the claim reads each claimed partition's running usage. */
+    @Produces
+    Policy flatUsage() {
+        return byTenantWith("bench-flat-usage").admissionBatchSize(1).fairnessBy(FairnessMeasure.USAGE).build();
+    }
+
+    /** One policy gate that never binds: the baseline of admission through named limits (issue 38). */
+    @Produces
+    Policy endToEndGate() {
+        return byTenantWith("bench-e2e-gate").gate(Gate.concurrency(100_000)).build();
+    }
+
+    /** Two named limits that never bind (ADR 0049): per tenant and in all, and a total rate. */
+    @Produces
+    Limit benchApi() {
+        return Limit.named("bench-api").perKey("tenant").concurrency(100_000).totalConcurrency(1_000_000).build();
+    }
+
+    @Produces
+    Limit benchApiRate() {
+        return Limit.named("bench-api-rate").totalThrottle(1_000_000, Duration.ofSeconds(1)).build();
+    }
+
+    @Produces
+    Policy endToEndLimits() {
+        return byTenantWith("bench-e2e-limits").limit("bench-api").limit("bench-api-rate").build();
     }
 
     @Produces

@@ -104,7 +104,17 @@ class ConsoleBrowserIT extends BrowserTest {
         wait(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".lanes-it-lanes")));
         String lanes = d.findElement(By.cssSelector(".lanes-it-lanes")).getText();
         assertThat(lanes).contains("critical", "default", "bulk");
-        assertThat(d.findElement(By.cssSelector(".lanes-it-lanes tr.lane-critical")).getText()).startsWith("critical 6 0");
+        assertThat(d.findElement(By.cssSelector(".lanes-it-lanes tr.lane-critical")).getText()).startsWith("critical 6 0 all any");
+        // lending and borrowing limits (ADR 0047)
+        assertThat(d.findElement(By.cssSelector(".lanes-it-lanes-lend tr.lane-a")).getText()).startsWith("a 1 4 1 any");
+        assertThat(d.findElement(By.cssSelector(".lanes-it-lanes-borrow tr.lane-b")).getText()).startsWith("b 1 0 all +2");
+        // named limits (ADR 0049): their page
+        open(d, "nav-limits");
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".limit-it-crm")));
+        assertThat(d.findElement(By.cssSelector(".limit-it-crm .limit-values")).getText()).isEqualTo("5 in flight per tenant · 8 in flight in all");
+        assertThat(d.findElement(By.cssSelector(".limit-it-crm .limit-policies")).getText()).isEqualTo("Used by: it-limit-a, it-limit-b");
+        open(d, "nav-policies");
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".lanes-it-lanes")));
         assertThat(d.findElement(By.cssSelector(".demoted-it-demote")).getText())
                 .contains("browser-noisy", "slow", "rule 5:10:slow", "9 submissions");
         // each gate with its values, and the top partitions link to their pages

@@ -33,6 +33,11 @@ class LanesIT extends EngineTest {
         return db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = ?", policy);
     }
 
+    private String denyReason(String policy, String key, String lane) {
+        return db.strings("SELECT last_deny_reason FROM dispatch.partitions WHERE policy_name = ? AND partition_key = ? AND lane = ?",
+                policy, key, lane).get(0);
+    }
+
     private void awaitNothingInFlight(String policy) {
         await().atMost(Duration.ofSeconds(90)).until(() -> inFlight(policy) == 0);
     }
@@ -152,6 +157,53 @@ class LanesIT extends EngineTest {
             assertThat(inFlight("it-lanes-min")).isLessThanOrEqualTo(10);
         }
         assertThat(aSamples).isNotEmpty().allMatch(a -> a >= 3);
+    }
+
+    /**
+     * Lane b of the policy, with 300 jobs of 500 ms and lane a idle, sampled for 2 s of iterations: never above 7 in
+     * flight, 7 reached, and denied lane_limit meanwhile (the capacity had room, not for b).
+     */
+    private void bAtMostSevenWhileAIdles(String policy, String why) {
+        awaitNothingInFlight(policy);
+        stage(policy, "busy", 300, in("b"), "sleepMs", "500");
+        List<Long> bSamples = new ArrayList<>();
+        java.util.Set<String> reasons = new java.util.HashSet<>();
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < until) {
+            ticks.iterate();
+            bSamples.add(inFlight(policy, "b"));
+            reasons.add(String.valueOf(denyReason(policy, "busy", "b")));
+        }
+        assertThat(bSamples).as(why).allMatch(b -> b <= 7).contains(7L);
+        assertThat(reasons).as("b waited with the capacity's room kept from it").contains("lane_limit");
+    }
+
+    @Test
+    void aLaneOfMinimumFourLendingOneNeverHasFewerThanThreeSlotsAvailableWhileItHasWork() {
+        bAtMostSevenWhileAIdles("it-lanes-lend", "b borrows the one slot a lends, never the three it keeps");
+
+        stage("it-lanes-lend", "small", 5, in("a"), "sleepMs", "3000");
+        ticks.iterate();
+        // its three kept slots at once (a fourth too if one of b's jobs ended meanwhile: its min is 4)
+        assertThat(inFlight("it-lanes-lend", "a")).as("a's work finds its three slots free at once").isBetween(3L, 4L);
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        List<Long> available = new ArrayList<>();
+        while (System.nanoTime() < until) {
+            ticks.iterate();
+            available.add(10 - inFlight("it-lanes-lend", "b"));
+            assertThat(inFlight("it-lanes-lend")).isLessThanOrEqualTo(10);
+        }
+        assertThat(available).as("slots available to a while it has work").isNotEmpty().allMatch(a -> a >= 3);
+        assertThat(inFlight("it-lanes-lend", "a")).as("and it reclaims its fourth as b's jobs end").isEqualTo(4);
+    }
+
+    @Test
+    void aLaneBorrowsAtMostItsLimitBeyondItsShareAndTheRestStaysFree() {
+        bAtMostSevenWhileAIdles("it-lanes-borrow", "its share 5 and 2 borrowed, with a idle");
+
+        stage("it-lanes-borrow", "small", 5, in("a"), "sleepMs", "3000");
+        ticks.iterate();
+        assertThat(inFlight("it-lanes-borrow", "a")).as("the three b could not borrow are a's at once").isGreaterThanOrEqualTo(3L);
     }
 
     @Test

@@ -1,6 +1,9 @@
 package io.dispatchpolicy.it;
 
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.FairnessMeasure;
+import io.dispatchpolicy.spi.Lane;
+import io.dispatchpolicy.spi.Limit;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.Retries;
 import io.dispatchpolicy.spi.RetryDecision;
@@ -119,6 +122,62 @@ public class TestPolicies {
     @Produces
     Policy lanesWithMinimum() {
         return byTenantWith("it-lanes-min").capacity(10).lane("a", 1, 3).lane("b", 9).build();
+    }
+
+    /** Lane a is guaranteed 4 of the 10 slots and lends at most 1 of them while idle (ADR 0047). */
+    @Produces
+    Policy lanesLending() {
+        return byTenantWith("it-lanes-lend").capacity(10).lane(new Lane("a", 1, 4).lendingLimit(1)).lane("b", 9).build();
+    }
+
+    /** Two equal lanes of 10 slots; b borrows at most 2 beyond its 5 (ADR 0047). */
+    @Produces
+    Policy lanesBorrowing() {
+        return byTenantWith("it-lanes-borrow").capacity(10).lane("a", 1).lane(new Lane("b", 1, 0).borrowingLimit(2)).build();
+    }
+
+    /** Fairness by usage (ADR 0048): capacity 5, partitions ordered by their decayed slot-seconds (half-life 10 s). */
+    @Produces
+    Policy fairByUsage() {
+        return byTenantWith("it-usage").capacity(5).fairness(Duration.ofSeconds(10)).fairnessBy(FairnessMeasure.USAGE).build();
+    }
+
+    /** The same by admissions, to show the difference. */
+    @Produces
+    Policy fairByCount() {
+        return byTenantWith("it-count").capacity(5).fairness(Duration.ofSeconds(10)).build();
+    }
+
+    /** A provider's limit shared by two policies: 5 per tenant, 8 in all (ADR 0049). */
+    @Produces
+    Limit crm() {
+        return Limit.named("it-crm").perKey("tenant").concurrency(5).totalConcurrency(8).build();
+    }
+
+    @Produces
+    Policy limitedExports() {
+        return byTenantWith("it-limit-a").limit("it-crm").build();
+    }
+
+    @Produces
+    Policy limitedSyncs() {
+        return byTenantWith("it-limit-b").limit("it-crm").build();
+    }
+
+    /** A generous rate and a concurrency of one: the second refuses, the first must not be charged. */
+    @Produces
+    Limit rated() {
+        return Limit.named("it-rated").totalThrottle(100, Duration.ofSeconds(1)).build();
+    }
+
+    @Produces
+    Limit single() {
+        return Limit.named("it-single").totalConcurrency(1).build();
+    }
+
+    @Produces
+    Policy twoLimits() {
+        return byTenantWith("it-limit-c").limit("it-rated").limit("it-single").build();
     }
 
     /** A failed job is retried once, at once, in a lane of its own. */
@@ -256,9 +315,12 @@ public class TestPolicies {
         return Policy.named("it-prio")
                 .governs("it-prio")
                 .context(p -> Map.of("tenant", p.getProperty("tenant", ""), "urgency",
-                        Integer.parseInt(p.getProperty("urgency", "0"))))
+                        Integer.parseInt(p.getProperty("urgency", "0")), "headStart", Long.parseLong(p.getProperty("headStart", "0"))))
                 .partitionBy(ctx -> ctx.get("tenant"))
                 .priority(ctx -> ((Number) ctx.get("urgency")).intValue())
+                // a job's head start in seconds, from its parameters: none when 0
+                .priorityOffset(ctx -> ((Number) ctx.get("headStart")).longValue() == 0 ? null
+                        : Duration.ofSeconds(((Number) ctx.get("headStart")).longValue()))
                 .build();
     }
 

@@ -4,6 +4,7 @@ package io.dispatchpolicy.guide;
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -49,5 +50,18 @@ public class CapacityAndLanes {
         return dispatch.submitAll("report", jobs, SubmitOption.lane("bulk"));
     }
     // end::lanes[]
+
+    // tag::limits[]
+    @Produces
+    Policy imports() {
+        return Policy.named("imports")
+                .governs("import")
+                .partitionBy(ctx -> ctx.get("tenant"))
+                .capacity(20)
+                .lane(new Lane("interactive", 6, 4).lendingLimit(1)) // 3 of its 4 stay free for it while idle
+                .lane(new Lane("bulk", 1, 0).borrowingLimit(4))      // its share (20 * 1/7 = 2) + 4 at most: 6
+                .build();
+    }
+    // end::limits[]
 }
 // end::all[]

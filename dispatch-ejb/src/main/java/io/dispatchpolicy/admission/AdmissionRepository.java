@@ -32,40 +32,44 @@ public class AdmissionRepository {
             WITH node AS (SELECT :node::uuid AS id),
             args AS (
                 SELECT a.partition_id, a.gate_id, a.lane, a.policy, a.taken, a.admitted, a.gate_state::jsonb AS gate_state,
-                       a.decayed, a.decayed_at, a.full_at, a.wait_reason, a.wait_ms
+                       a.decayed, a.decayed_at, a.full_at, a.wait_reason, a.wait_ms, a.usage_half_life,
+                       CASE WHEN a.limit_keys IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(a.limit_keys::jsonb)) END AS limit_keys
                   FROM unnest(:partitions::bigint[], :gates::bigint[], :lanes::text[], :policies::text[], :taken::int[],
                               :admitted::int[], :gateStates::text[], :decayed::float8[], :decayedAt::bigint[], :fullAt::bigint[],
-                              :waitReasons::text[], :waitMs::bigint[])
+                              :waitReasons::text[], :waitMs::bigint[], :usageHalfLives::float8[], :limitKeys::text[])
                        AS a(partition_id, gate_id, lane, policy, taken, admitted, gate_state, decayed, decayed_at, full_at,
-                            wait_reason, wait_ms)),
+                            wait_reason, wait_ms, usage_half_life, limit_keys)),
             batch AS (
                 SELECT * FROM unnest(:jobPartitions::bigint[], :submissions::bigint[], :executions::bigint[], :priorities::int[],
                                      :attempts::int[], :stagedMs::bigint[], :submittedBy::text[], :dueMs::bigint[], :jobNames::text[],
                                      :runTimeouts::bigint[], :progressTimeouts::bigint[], :ownRunTimeouts::bigint[],
-                                     :ownProgressTimeouts::bigint[], :costs::int[])
+                                     :ownProgressTimeouts::bigint[], :costs::int[], :orderedUs::bigint[])
                        AS b(partition_id, submission_id, execution_id, priority, attempt, staged_ms, submitted_by, due_ms, job_name,
-                            run_timeout_ms, progress_timeout_ms, own_run_timeout_ms, own_progress_timeout_ms, cost)),
+                            run_timeout_ms, progress_timeout_ms, own_run_timeout_ms, own_progress_timeout_ms, cost, ordered_us)),
             adm AS (
                 INSERT INTO dispatch.admissions AS a (submission_id, execution_id, partition_id, admitted_at, attempt, node_id,
                                                  staged_at, submitted_by, priority, due_at, job_name, run_timeout_ms,
-                                                 progress_timeout_ms, cost)
+                                                 progress_timeout_ms, cost, ordered_at)
                 SELECT b.submission_id, b.execution_id, b.partition_id, clock_timestamp(), b.attempt, node.id,
                        to_timestamp(b.staged_ms / 1000.0), b.submitted_by, b.priority, to_timestamp(b.due_ms / 1000.0), b.job_name,
-                       b.own_run_timeout_ms, b.own_progress_timeout_ms, b.cost
+                       b.own_run_timeout_ms, b.own_progress_timeout_ms, b.cost, to_timestamp(b.ordered_us / 1e6)
                   FROM batch b, node
                 ON CONFLICT (submission_id) DO UPDATE
                    SET execution_id = EXCLUDED.execution_id, admitted_at = EXCLUDED.admitted_at, attempt = EXCLUDED.attempt,
                        node_id = EXCLUDED.node_id, staged_at = coalesce(a.staged_at, EXCLUDED.staged_at),
                        submitted_by = coalesce(a.submitted_by, EXCLUDED.submitted_by),
                        priority = coalesce(a.priority, EXCLUDED.priority),
+                       ordered_at = coalesce(a.ordered_at, EXCLUDED.ordered_at),
                        due_at = coalesce(a.due_at, EXCLUDED.due_at), job_name = EXCLUDED.job_name,
                        run_timeout_ms = EXCLUDED.run_timeout_ms, progress_timeout_ms = EXCLUDED.progress_timeout_ms,
                        cost = EXCLUDED.cost),
             inf AS (
                 INSERT INTO dispatch.inflight_jobs (execution_id, submission_id, partition_id, gate_id, lane, policy_name, node_id,
-                                                    admitted_at, priority, attempt, run_timeout_ms, progress_timeout_ms, cost)
+                                                    admitted_at, priority, attempt, run_timeout_ms, progress_timeout_ms, cost,
+                                                    usage_half_life, limit_keys)
                 SELECT b.execution_id, b.submission_id, b.partition_id, args.gate_id, args.lane, args.policy, node.id,
-                       clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms, b.cost
+                       clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms, b.cost, args.usage_half_life,
+                       args.limit_keys
                   FROM batch b JOIN args ON args.partition_id = b.partition_id, node),
             gate AS (
                 UPDATE dispatch.partitions g
@@ -86,6 +90,8 @@ public class AdmissionRepository {
                                           ELSE p.buckets_full_at END,
                    decayed_admits = coalesce(args.decayed, p.decayed_admits),
                    decayed_admits_at = coalesce(to_timestamp(args.decayed_at / 1000.0), p.decayed_admits_at),
+                   -- fairness by usage (ADR 0048): from its first admission the claim counts what its jobs run
+                   usage_at = CASE WHEN args.usage_half_life IS NULL THEN p.usage_at ELSE coalesce(p.usage_at, clock_timestamp()) END,
                    next_eligible_at = CASE WHEN args.wait_ms > 0 THEN clock_timestamp() + make_interval(secs => args.wait_ms / 1000.0) END,
                    last_deny_reason = args.wait_reason,
                    top_priority = {{topPriority}}
@@ -133,6 +139,8 @@ public class AdmissionRepository {
                 .longs("fullAt", rs.stream().map(Recording::bucketsFullAtMillis).toList())
                 .texts("waitReasons", rs.stream().map(r -> r.next() == null ? null : r.next().reason()).toList())
                 .longs("waitMs", rs.stream().map(r -> r.next() == null ? 0L : r.next().retryMillis()).toList())
+                .float8s("usageHalfLives", rs.stream().map(Recording::usageHalfLife).toList())
+                .texts("limitKeys", rs.stream().map(Recording::limitKeys).toList())
                 .longs("jobPartitions", jobPartitions)
                 .longs("submissions", admitted.stream().map(Admitted::submissionId).toList())
                 .longs("executions", admitted.stream().map(Admitted::executionId).toList())
@@ -146,7 +154,9 @@ public class AdmissionRepository {
                 .longs("progressTimeouts", timeouts.stream().map(JobTimeouts::progressMs).toList())
                 .longs("ownRunTimeouts", jobs.stream().map(j -> j.timeouts().runMs()).toList())
                 .longs("ownProgressTimeouts", jobs.stream().map(j -> j.timeouts().progressMs()).toList())
-                .ints("costs", jobs.stream().map(StagedJob::cost).toList()));
+                .ints("costs", jobs.stream().map(StagedJob::cost).toList())
+                .longs("orderedUs", jobs.stream().map(j -> java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH,
+                        j.orderedAt())).toList()));
     }
 
     /**
@@ -166,7 +176,7 @@ public class AdmissionRepository {
      */
     public record Recording(Admitting where, List<Admitted> admitted, List<StagedJob> jobs, int pendingTaken,
                             String gateStateJson, Double decayedAdmits, long nowMillis, Long bucketsFullAtMillis, Waiting next,
-                            List<JobTimeouts> timeouts) {
+                            List<JobTimeouts> timeouts, Double usageHalfLife, String limitKeys) {
     }
 
     /**

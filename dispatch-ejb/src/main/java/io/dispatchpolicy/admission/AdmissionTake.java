@@ -24,8 +24,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class AdmissionTake {
 
-    // The next jobs of one partition: highest priority first, then oldest, off the top of
-    // staged_jobs_admit_idx (partition_id, priority DESC, id), so O(batch). SKIP LOCKED: a row another transaction is taking is not waited for.
+    // The next jobs of one partition: highest priority first, then the earliest ordered (submitted, moved by
+    // its priority offset: ADR 0046), off the top of staged_jobs_admit_idx (partition_id, priority DESC,
+    // ordered_at, id), so O(batch). SKIP LOCKED: a row another transaction is taking is not waited for.
     // MATERIALIZED: the pick runs exactly once. As an IN (subquery) the planner may re-run it for each
     // outer row, and each re-run skips the rows this very statement has just deleted and picks the next
     // ones: with a large table the DELETE then took more rows than the LIMIT, past every gate.
@@ -44,14 +45,14 @@ public class AdmissionTake {
             WITH wanted AS (
                 SELECT * FROM unnest(:partitions::bigint[], :limits::int[], :slots::int[]) AS w(partition_id, lim, slots)),
             candidates AS MATERIALIZED (
-                SELECT w.partition_id, w.slots, t.id, t.priority, t.cost FROM wanted w CROSS JOIN LATERAL (
-                    SELECT id, priority, cost FROM dispatch.staged_jobs
+                SELECT w.partition_id, w.slots, t.id, t.priority, t.ordered_at, t.cost FROM wanted w CROSS JOIN LATERAL (
+                    SELECT id, priority, ordered_at, cost FROM dispatch.staged_jobs
                      WHERE partition_id = w.partition_id AND parked_at IS NULL AND due_at IS NULL
-                     ORDER BY priority DESC, id
+                     ORDER BY priority DESC, ordered_at, id
                      LIMIT least(w.lim, w.slots)
                        FOR UPDATE SKIP LOCKED) t),
             picked AS MATERIALIZED (
-                SELECT id FROM (SELECT id, slots, sum(cost) OVER (PARTITION BY partition_id ORDER BY priority DESC, id) AS upto
+                SELECT id FROM (SELECT id, slots, sum(cost) OVER (PARTITION BY partition_id ORDER BY priority DESC, ordered_at, id) AS upto
                                   FROM candidates) c
                  WHERE upto <= slots)
             DELETE FROM dispatch.staged_jobs s WHERE s.id = ANY (ARRAY(SELECT id FROM picked))
@@ -63,7 +64,7 @@ public class AdmissionTake {
     private static final Sql HEAD_COST = Sql.of("""
             SELECT cost FROM dispatch.staged_jobs
              WHERE partition_id = :partition AND parked_at IS NULL AND due_at IS NULL
-             ORDER BY priority DESC, id
+             ORDER BY priority DESC, ordered_at, id
              LIMIT 1
             """);
 
@@ -119,7 +120,7 @@ public class AdmissionTake {
     @Inject
     Jdbc jdbc;
 
-    /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then oldest, first. */
+    /** Removes and returns up to {@code limit} of the partition's next staged jobs: highest priority, then earliest ordered, first. */
     public List<StagedJob> take(long partitionId, int limit) {
         return take(Map.of(partitionId, new Want(limit, Integer.MAX_VALUE))).getOrDefault(partitionId, List.of());
     }
@@ -134,7 +135,7 @@ public class AdmissionTake {
     /**
      * Takes the next jobs of partitions this transaction has locked, each as far as its {@link Want} allows.
      *
-     * @return per partition that had any, its jobs in admission order (priority, then age)
+     * @return per partition that had any, its jobs in admission order ({@link StagedJob#ADMISSION_ORDER})
      */
     public Map<Long, List<StagedJob>> take(Map<Long, Want> wants) {
         List<Long> ids = new ArrayList<>(wants.keySet());
@@ -143,8 +144,7 @@ public class AdmissionTake {
                         .ints("slots", ids.stream().map(id -> wants.get(id).slots()).toList()),
                 rs -> Map.entry(rs.getLong(StagedJobRows.COLUMN_COUNT + 1), StagedJobRows.read(rs)))
                 .forEach(e -> taken.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
-        taken.values().forEach(jobs -> jobs.sort(
-                java.util.Comparator.comparingInt(StagedJob::priority).reversed().thenComparingLong(StagedJob::submissionId)));
+        taken.values().forEach(jobs -> jobs.sort(StagedJob.ADMISSION_ORDER));
         return taken;
     }
 

@@ -47,6 +47,12 @@ public class CapacityRepository {
         return inFlight(policy);
     }
 
+    /** As {@link #lockAndCount}, counted by lane: for a policy whose lanes lend or borrow within limits (ADR 0047). */
+    public java.util.Map<String, Long> lockAndCountByLane(String policy) {
+        lockAndCount(policy);
+        return inFlightByLane(policy);
+    }
+
     /** The policy's jobs in flight now, without the lock: what the tick plans an iteration with. */
     public long inFlight(String policy) {
         return jdbc.query(IN_FLIGHT, Params.of().text("policy", policy), rs -> rs.getLong(1)).get(0);

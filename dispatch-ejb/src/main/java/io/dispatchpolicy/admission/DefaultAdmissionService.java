@@ -3,11 +3,14 @@ package io.dispatchpolicy.admission;
 import io.dispatchpolicy.config.DispatchSettings;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
+import io.dispatchpolicy.domain.gate.GateCheck;
 import io.dispatchpolicy.domain.gate.GatePipeline;
+import io.dispatchpolicy.domain.gate.SharedLimits;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.domain.gate.CalendarQuota;
 import io.dispatchpolicy.domain.gate.TokenBucket;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
+import io.dispatchpolicy.domain.lane.LaneLimits;
 import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.domain.model.DueBypass;
 import io.dispatchpolicy.domain.model.JobTimeouts;
@@ -88,6 +91,9 @@ public class DefaultAdmissionService implements AdmissionService {
     CapacityRepository capacity;
 
     @Inject
+    LimitRepository limitRows;
+
+    @Inject
     ScheduleChaining chaining;
 
     @Inject
@@ -127,7 +133,9 @@ public class DefaultAdmissionService implements AdmissionService {
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
         record(List.of(new Admission(lock.get(), new AdmissionRepository.Recording(admitting(due.partitionId(), lock.get()),
                 List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null,
-                timeoutsOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), List.of(job.get()))))));
+                timeoutsOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), List.of(job.get())),
+                usageHalfLife(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null)),
+                limitKeysOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), lock.get())))));
         return true;
     }
 
@@ -148,9 +156,9 @@ public class DefaultAdmissionService implements AdmissionService {
     @Override
     public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int jobs, int slots,
                                                 int room) {
-        if (policy.capacity().isPresent() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
-            // the capacity's lock is taken after a partition's, and a lane row locks its key's gate row
-            // first: neither order holds for several partitions locked together
+        if (policy.capacity().isPresent() || !policy.limits().isEmpty() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
+            // the capacity's lock (and shared limits') is taken after a partition's, and a lane row locks its key's
+            // gate row first: neither order holds for several partitions locked together
             throw new IllegalArgumentException("Only partitions outside lanes of a policy without a capacity are admitted together");
         }
         Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
@@ -212,6 +220,10 @@ public class DefaultAdmissionService implements AdmissionService {
             // a job past its deadline is recorded EXPIRED, not started (prepare): it takes no slot, no token
             int used = slotsOf(jobs) - slotsOf(expired(jobs, a.locked().nowMillis()));
             seedAdaptive(a.locked().gateId(), a.gates());
+            if (a.limits() != null && used > 0) {
+                limitRows.charge(SharedLimits.charged(a.limits().limits(), a.limits().context(), a.limits().held(),
+                        a.locked().nowMillis(), used));
+            }
             Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
             charged.putAll(a.evaluation().charged(used));
             // The gates' verdict on the next job, these admitted. A full concurrency gate backs the partition
@@ -264,7 +276,12 @@ public class DefaultAdmissionService implements AdmissionService {
             return Optional.of(AdmissionOutcome.denied(gates.reason(), gates.retryAfter()));
         }
         if (a.capacityFree() < need) {
-            return Optional.of(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
+            return Optional.of(AdmissionOutcome.denied(a.capacityReason(), Duration.ZERO));
+        }
+        GateCheck limited = a.limits() == null ? GateCheck.allow(need)
+                : SharedLimits.check(a.limits().limits(), a.limits().context(), a.limits().held(), a.locked().nowMillis(), need);
+        if (limited.denied()) {
+            return Optional.of(AdmissionOutcome.denied(limited.reason(), limited.retryAfter()));
         }
         return Optional.of(AdmissionOutcome.needsThreads(need));
     }
@@ -300,14 +317,44 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         int allowed = evaluation.admit();
         long capacityFree = Integer.MAX_VALUE;
+        String full = Denial.CAPACITY_FULL;
         if (policy.capacity().isPresent()) {
-            capacityFree = policy.capacity().getAsInt() - capacity.lockAndCount(locked.policyName());
+            int cap = policy.capacity().getAsInt();
+            if (LaneLimits.any(policy.lanes())) {
+                // lending and borrowing limits (ADR 0047) are held here, under the capacity's lock, on every node
+                Map<String, Long> byLane = capacity.lockAndCountByLane(locked.policyName());
+                capacityFree = LaneLimits.room(policy.lanes(), cap, byLane, locked.lane());
+                if (capacityFree < cap - byLane.values().stream().mapToLong(Long::longValue).sum()) {
+                    full = Denial.LANE_LIMIT;
+                }
+            } else {
+                capacityFree = cap - capacity.lockAndCount(locked.policyName());
+            }
             if (capacityFree <= 0) {
-                return Allowed.not(AdmissionOutcome.denied(Denial.CAPACITY_FULL, Duration.ZERO));
+                return Allowed.not(AdmissionOutcome.denied(full, Duration.ZERO));
             }
             allowed = (int) Math.min(allowed, capacityFree);
         }
-        return new Allowed(null, locked, jobs, allowed, capacityFree, gates, inFlight, buckets, adaptiveStates, evaluation);
+        LimitHold limits = null;
+        if (!policy.limits().isEmpty()) {
+            // shared limits (ADR 0049): locked last — after the partition and the capacity, keys in their own order —
+            // and only when everything else allows, so a refusal elsewhere takes no limit's lock
+            Map<String, Object> context = JsonCodec.readScalars(locked.contextJson());
+            List<SharedLimits.Key> keys;
+            try {
+                keys = SharedLimits.keys(policy.limits(), context);
+            } catch (IllegalArgumentException e) {
+                return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
+            }
+            Map<SharedLimits.Key, SharedLimits.Held> held = limitRows.lockAndRead(keys);
+            GateCheck check = SharedLimits.check(policy.limits(), context, held, locked.nowMillis(), 1);
+            if (check.denied()) {
+                return Allowed.not(AdmissionOutcome.denied(check.reason(), check.retryAfter()));
+            }
+            allowed = (int) Math.min(allowed, check.allowed());
+            limits = new LimitHold(policy.limits(), context, held);
+        }
+        return new Allowed(null, locked, jobs, allowed, capacityFree, full, limits, gates, inFlight, buckets, adaptiveStates, evaluation);
     }
 
     /**
@@ -315,11 +362,16 @@ public class DefaultAdmissionService implements AdmissionService {
      * gates, capacity and the node's room allow together; or its outcome.
      */
     private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, int slots, long capacityFree,
-                           List<ResolvedGate> gates, long inFlight, Map<String, TokenBucket.State> buckets,
+                           String capacityReason, LimitHold limits, List<ResolvedGate> gates, long inFlight, Map<String, TokenBucket.State> buckets,
                            Map<String, AdaptiveCap.State> adaptiveStates, GatePipeline.Evaluation evaluation) {
         static Allowed not(AdmissionOutcome outcome) {
-            return new Allowed(outcome, null, 0, 0, 0, null, 0, null, null, null);
+            return new Allowed(outcome, null, 0, 0, 0, null, null, null, 0, null, null, null);
         }
+    }
+
+    /** The shared limits an admission holds locked: the policy's limits, the partition's context, each key as read. */
+    private record LimitHold(List<io.dispatchpolicy.spi.Limit> limits, Map<String, Object> context,
+                             Map<SharedLimits.Key, SharedLimits.Held> held) {
     }
 
     /** A partition's admission in this transaction: its row as locked, and what is recorded of it. */
@@ -399,7 +451,29 @@ public class DefaultAdmissionService implements AdmissionService {
         return new Admission(locked, new AdmissionRepository.Recording(admitting(partitionId, locked), admitted, jobs, taken.size(),
                 chargedGateState,
                 DecayedAdmits.add(locked.decayedAdmits(), locked.decayedAtMillis(), locked.nowMillis(), halfLife, jobs.size()),
-                locked.nowMillis(), bucketsFullAtMillis, next, timeoutsOf(policy, jobs)));
+                locked.nowMillis(), bucketsFullAtMillis, next, timeoutsOf(policy, jobs), usageHalfLife(policy),
+                limitKeysOf(policy, locked)));
+    }
+
+    /**
+     * The shared limits' keys its in-flight rows hold (ADR 0049), as JSON; null without limits. An operator's
+     * admission and a bypassing restart pass no limit, but count in them as they run, as they do in the capacity.
+     */
+    private static String limitKeysOf(EffectivePolicy policy, LockedPartition locked) {
+        if (policy == null || policy.limits().isEmpty()) {
+            return null;
+        }
+        try {
+            return JsonCodec.writeStrings(SharedLimits.keys(policy.limits(), JsonCodec.readScalars(locked.contextJson())).stream()
+                    .map(SharedLimits.Key::encoded).toList());
+        } catch (IllegalArgumentException e) {
+            return null; // a context without a limit's key: its job counts in none (an ordinary admission is denied first)
+        }
+    }
+
+    /** The half-life its in-flight rows carry when the policy orders by usage (ADR 0048); null otherwise. */
+    private static Double usageHalfLife(EffectivePolicy policy) {
+        return policy == null || policy.usageHalfLifeSeconds().isEmpty() ? null : policy.usageHalfLifeSeconds().getAsDouble();
     }
 
     /**

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -56,22 +57,28 @@ public class InflightRepository {
                 DELETE FROM dispatch.inflight_jobs f WHERE f.execution_id = :execution
                    AND EXISTS (SELECT 1 FROM job_execution e WHERE e.jobexecutionid = f.execution_id AND e.batchstatus = :status)
                 RETURNING partition_id, coalesce(gate_id, partition_id) AS gate_id, admitted_at, started_at, submission_id,
-                          priority, attempt),
+                          priority, attempt, cost, usage_half_life),
             gate AS (
                 SELECT g.id, g.policy_name, g.partition_key, g.context, g.overrides FROM dispatch.partitions g JOIN gone ON g.id = gone.gate_id),
             {{woken}}
             SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
-                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt, gate.overrides::text
+                   EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt, gate.overrides::text,
+                   {{used}}
               FROM gone LEFT JOIN gate ON true
-            """).with("woken", WOKEN);
+            """).with("woken", WOKEN).with("used", usedColumns("gone.",
+            // an ended run counts as JBeret timed it (its execution's start to end), its runner's start as the fallback
+            "coalesce((SELECT e.endtime - e.starttime FROM job_execution e WHERE e.jobexecutionid = :execution), "
+                    + "clock_timestamp() - gone.started_at)"));
 
     // A running execution past its timeout (ADR 0030), on the node that runs it: it holds no slot from now
     // on (cost 0: every gate, capacity and lane sums cost), and its key's partitions waiting out a
     // full-backoff are woken as a release wakes them. The row stays, owned by its node, until the runner
     // ends (which records it FAILED with the reason) or recovery settles it: the thread is still taken.
     private static final Sql TIMED_OUT = Sql.template("""
-            WITH fired AS (
+            WITH before AS (
+                SELECT partition_id, cost, started_at, usage_half_life FROM dispatch.inflight_jobs WHERE execution_id = :execution),
+            fired AS (
                 UPDATE dispatch.inflight_jobs f
                    SET timed_out_at = clock_timestamp(), timeout_reason = :reason, cost = 0
                  WHERE f.execution_id = :execution AND f.node_id = :node AND f.timed_out_at IS NULL
@@ -79,8 +86,8 @@ public class InflightRepository {
             gate AS (
                 SELECT g.policy_name, g.partition_key FROM dispatch.partitions g JOIN fired ON g.id = fired.gate_id),
             {{woken}}
-            SELECT fired.policy_name, fired.partition_id, EXISTS (SELECT 1 FROM woken) FROM fired
-            """).with("woken", WOKEN);
+            SELECT fired.policy_name, fired.partition_id, EXISTS (SELECT 1 FROM woken), {{used}} FROM fired, before
+            """).with("woken", WOKEN).with("used", usedColumns("before."));
 
     private static final Sql TIMEOUT_REASON = Sql.of("""
             SELECT timeout_reason FROM dispatch.inflight_jobs WHERE execution_id = :execution AND timed_out_at IS NOT NULL
@@ -125,8 +132,8 @@ public class InflightRepository {
              USING dead, dispatch.partitions p
              WHERE i.execution_id = dead.execution_id AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt,
-                      i.stop_requested_at IS NOT NULL
-            """));
+                      i.stop_requested_at IS NOT NULL, {{used}}
+            """).with("used", usedColumns("i.")));
 
     // A runner that ended STOPPED keeps its slot until it is known whether its server is going away.
     private static final Sql ENDED_STOPPED = Sql.of("""
@@ -166,19 +173,80 @@ public class InflightRepository {
             """);
 
     // Rows this transaction holds locked: released like a dead node's, in the transaction that settles them.
-    private static final Sql RELEASE = Sql.of("""
+    private static final Sql RELEASE = Sql.template("""
             DELETE FROM dispatch.inflight_jobs i
              USING dispatch.partitions p
              WHERE i.execution_id = ANY(:executions::bigint[]) AND p.id = i.partition_id
             RETURNING i.execution_id, i.submission_id, i.partition_id, p.policy_name, i.priority, i.attempt,
-                      i.stop_requested_at IS NOT NULL
-            """);
+                      i.stop_requested_at IS NOT NULL, {{used}}
+            """).with("used", usedColumns("i."));
 
     // Who submitted the job an in-flight execution runs: the admission's record (JBeret's row has no user until
     // a runner has run it).
     private static final Sql SUBMITTER = Sql.of("SELECT submitted_by FROM dispatch.admissions WHERE execution_id = :execution");
 
-    private static final Sql FORGET = Sql.of("DELETE FROM dispatch.inflight_jobs WHERE execution_id = :execution");
+    private static final Sql FORGET = Sql.template("""
+            DELETE FROM dispatch.inflight_jobs i WHERE i.execution_id = :execution RETURNING {{used}}
+            """).with("used", usedColumns("i."));
+
+    // Fairness by usage (ADR 0048): the slot-seconds of runs whose in-flight rows went (or whose slots a timeout freed)
+    // added to their partitions' decayed usage, in the transaction that took the rows. A run of length r ending now adds
+    // cost * tau * (1 - exp(-r / tau)), tau = half-life / ln 2: the integral of its slots, each second decayed to now —
+    // what the claim counted for it while it ran (from its runner's start), so nothing jumps when it ends; an ended run
+    // counts as JBeret timed it, the executions' real run time (ADR 0048). A statement of its own: a CTE
+    // of the statement that deletes the row may update the same partition row (the woken backoff), and one statement
+    // must not update a row twice.
+    private static final Sql CHARGE_USAGE = Sql.of("""
+            UPDATE dispatch.partitions p
+               SET decayed_usage = p.decayed_usage
+                                   * exp(-ln(2) * greatest(0, extract(epoch FROM clock_timestamp() - coalesce(p.usage_at, clock_timestamp())))
+                                         / u.half_life) + u.added,
+                   usage_at = clock_timestamp()
+              FROM (SELECT partition_id, max(half_life) AS half_life,
+                           sum(cost * half_life / ln(2) * (1 - exp(-ln(2) * greatest(0, run_ms) / 1000.0 / half_life))) AS added
+                      FROM unnest(:partitions::bigint[], :costs::int[], :runMs::bigint[], :halfLives::float8[])
+                           AS x(partition_id, cost, run_ms, half_life)
+                     GROUP BY partition_id) u
+             WHERE p.id = u.partition_id
+            """);
+
+    /**
+     * The columns a statement that ends a run returns for {@link #charge}: the partition, cost, how long it ran (ms,
+     * from its runner's start to now), half-life.
+     */
+    private static String usedColumns(String alias) {
+        return usedColumns(alias, "clock_timestamp() - " + alias + "started_at");
+    }
+
+    /** As {@link #usedColumns(String)}, with the run's length as an interval expression (null: never started). */
+    private static String usedColumns(String alias, String run) {
+        return alias + "partition_id, " + alias + "cost, (extract(epoch FROM " + run + ") * 1000)::bigint, " + alias + "usage_half_life";
+    }
+
+    /** A run's part in its partition's usage; null when its policy does not order by usage or it never started. */
+    private static Used used(java.sql.ResultSet rs, int from) throws java.sql.SQLException {
+        long partition = rs.getLong(from);
+        int cost = rs.getInt(from + 1);
+        long run = rs.getLong(from + 2);
+        boolean neverStarted = rs.wasNull();
+        double halfLife = rs.getDouble(from + 3);
+        return rs.wasNull() || neverStarted ? null : new Used(partition, cost, run, halfLife);
+    }
+
+    private record Used(long partitionId, int cost, long runMs, double halfLife) {
+    }
+
+    /** Adds the runs' slot-seconds to their partitions' usage (those of policies that order by usage). */
+    private void charge(List<Used> runs) {
+        List<Used> counted = runs.stream().filter(java.util.Objects::nonNull).toList();
+        if (counted.isEmpty()) {
+            return;
+        }
+        jdbc.update(CHARGE_USAGE, Params.of().longs("partitions", counted.stream().map(Used::partitionId).toList())
+                .ints("costs", counted.stream().map(Used::cost).toList())
+                .longs("runMs", counted.stream().map(Used::runMs).toList())
+                .float8s("halfLives", counted.stream().map(Used::halfLife).toList()));
+    }
 
     private static final Sql COST = Sql.of("SELECT cost FROM dispatch.inflight_jobs WHERE execution_id = :execution");
 
@@ -202,10 +270,15 @@ public class InflightRepository {
      * row was already gone (released by recovery) or the record lags the runner (reconcile settles it).
      */
     public Optional<InflightEnd> finished(long executionId, String recordedStatus) {
-        return jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
-                rs -> new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
-                        rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10)))
-                .stream().findFirst();
+        List<Used> runs = new java.util.ArrayList<>();
+        Optional<InflightEnd> end = jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
+                rs -> {
+                    runs.add(used(rs, 11));
+                    return new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
+                            rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10));
+                }).stream().findFirst();
+        charge(runs);
+        return end;
     }
 
     /**
@@ -215,8 +288,14 @@ public class InflightRepository {
      * row is gone, another node's, or already timed out
      */
     public Optional<TimedOut> timedOut(long executionId, UUID node, String reason) {
-        return jdbc.query(TIMED_OUT, Params.of().bigint("execution", executionId).uuid("node", node).text("reason", reason),
-                rs -> new TimedOut(rs.getString(1), rs.getLong(2), rs.getBoolean(3))).stream().findFirst();
+        List<Used> runs = new java.util.ArrayList<>();
+        Optional<TimedOut> fired = jdbc.query(TIMED_OUT, Params.of().bigint("execution", executionId).uuid("node", node)
+                .text("reason", reason), rs -> {
+                    runs.add(used(rs, 4));
+                    return new TimedOut(rs.getString(1), rs.getLong(2), rs.getBoolean(3));
+                }).stream().findFirst();
+        charge(runs); // its slots are free from now: what it runs on counts no more (its cost is 0)
+        return fired;
     }
 
     /** Why the execution was timed out, if it was (its row still in flight). */
@@ -268,18 +347,23 @@ public class InflightRepository {
         if (executionIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(RELEASE, Params.of().longs("executions", executionIds), InflightRepository::released);
+        return released(jdbc.query(RELEASE, Params.of().longs("executions", executionIds), InflightRepository::releasedRow));
     }
 
     /** Deletes up to {@code limit} rows of started jobs of gone nodes and returns them. */
     public List<ReleasedInflight> releaseStartedOfDeadNodes(UUID node, Duration staleAfter, Duration grace, int limit) {
-        return jdbc.query(RELEASE_STARTED, NodeRepository.gone(Params.of().uuid("node", node).integer("limit", limit), staleAfter, grace),
-                InflightRepository::released);
+        return released(jdbc.query(RELEASE_STARTED, NodeRepository.gone(Params.of().uuid("node", node).integer("limit", limit),
+                staleAfter, grace), InflightRepository::releasedRow));
     }
 
-    private static ReleasedInflight released(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6),
-                rs.getBoolean(7));
+    private List<ReleasedInflight> released(List<Map.Entry<ReleasedInflight, Optional<Used>>> rows) {
+        charge(rows.stream().map(e -> e.getValue().orElse(null)).toList());
+        return rows.stream().map(Map.Entry::getKey).toList();
+    }
+
+    private static Map.Entry<ReleasedInflight, Optional<Used>> releasedRow(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return Map.entry(new ReleasedInflight(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getInt(5), rs.getInt(6),
+                rs.getBoolean(7)), Optional.ofNullable(used(rs, 8)));
     }
 
     /** Who submitted the job the execution runs, as its admission recorded it; empty when unknown or nobody. */
@@ -300,6 +384,6 @@ public class InflightRepository {
 
     /** Deletes the row without feedback (an execution recovery found already ended). */
     public void forget(long executionId) {
-        jdbc.update(FORGET, Params.of().bigint("execution", executionId));
+        charge(jdbc.query(FORGET, Params.of().bigint("execution", executionId), rs -> used(rs, 1)));
     }
 }

@@ -39,6 +39,7 @@ public final class SubmitOption {
     private final Unique unique;
     private final Expiry expiry;
     private final Debounced debounce;
+    private Duration priorityOffset;
 
     private SubmitOption(Integer priority, Due due) {
         this(priority, due, null);
@@ -266,6 +267,35 @@ public final class SubmitOption {
             throw new SubmissionRejectedException("SubmitOption.at: the time must not be null");
         }
         return new SubmitOption(null, new Due(null, at));
+    }
+
+    /**
+     * Orders the job within its priority as if it had been submitted this much earlier (positive) or later
+     * (negative): offset by 60 s it goes ahead of the jobs of its partition submitted up to 60 s before it, and
+     * behind every older one (ADR 0046). Overrides its policy's offset function. The job's priority still
+     * comes first; a retry keeps the place its submission had. More than {@link #HORIZON} either way: rejected.
+     */
+    public static SubmitOption priorityOffset(Duration offset) {
+        if (offset == null) {
+            throw new SubmissionRejectedException("SubmitOption.priorityOffset: the offset must not be null");
+        }
+        SubmitOption option = new SubmitOption(null, null);
+        option.priorityOffset = checkedOffset("SubmitOption.priorityOffset", offset);
+        return option;
+    }
+
+    /** The offset, refused beyond {@link #HORIZON} either way; {@code source} names who gave it. */
+    public static Duration checkedOffset(String source, Duration offset) {
+        if (offset.abs().compareTo(HORIZON) > 0) {
+            throw new SubmissionRejectedException(source + ": an offset of at most " + HORIZON.toDays()
+                    + " days either way, was " + offset);
+        }
+        return offset;
+    }
+
+    /** The priority offset the options set, if any (the last one given). */
+    public static Optional<Duration> priorityOffsetOf(SubmitOption... options) {
+        return last(options, o -> o.priorityOffset);
     }
 
     /** The priority the options set, if any (the last one given). */

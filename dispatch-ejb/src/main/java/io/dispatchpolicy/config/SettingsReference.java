@@ -71,10 +71,14 @@ public final class SettingsReference {
             new Entry("admission-batch-size", "", "overrides the global one", "next iteration"),
             new Entry("tick-admission-budget", "", "overrides the global one (`none` for no budget)", "next iteration"),
             new Entry("capacity", "", "at most this many of the policy's jobs in flight, cluster-wide (`none`: no limit)", "next iteration"),
-            new Entry("lanes", "", "the policy's lanes, `name:weight[:min],…` (`none`: no lanes)", "next iteration"),
+            new Entry("lanes", "", "the policy's lanes, `name:weight[:min[:lend=n][:borrow=n]],…` (`none`: no lanes)", "next iteration"),
             new Entry("default-lane", "", "the lane of jobs that name none", "next iteration"),
             new Entry("demote", "", "demotion rules, `threshold:seconds:lane,…` (`none`: no rules)", "next iteration"),
             new Entry("fairness-half-life", "", "seconds, or `off`", "next iteration"),
+            new Entry("limits", "", "the named limits its jobs pass, `a,b` (`none`), replacing the declared references (ADR 0049)",
+                    "next iteration"),
+            new Entry("fairness-measure", "admissions", "what fairness counts: `admissions`, or `usage` (slot-seconds run, ADR 0048)",
+                    "next iteration"),
             new Entry("retry-strategy", "", "`restage` or `bypass`", "next iteration"),
             new Entry("retry.interval", "", "automatic retries: seconds between a failure and its retry, `exponential` (30 s + n⁵ s) or `none`", "next iteration"),
             new Entry("retry.lane", "", "the lane retries wait in (a lane of the policy), or `none` for the lane their job waited in", "next iteration"),
@@ -98,6 +102,16 @@ public final class SettingsReference {
             new Entry("max-attempts", "8", "attempts of one event before it is given up (1–100)", "next delivery pass"),
             new Entry("backoff", "5", "seconds after the first failed attempt; doubled after each, at most an hour", "next delivery pass"),
             new Entry("timeout", "10", "seconds for one attempt; slower is a failed attempt", "next delivery pass"));
+
+    /** A named limit's settings, {@code dispatch.limit.<name>.<setting>} (ADR 0049): read by every admission. */
+    public static final List<Entry> LIMIT = List.of(
+            new Entry("key", "", "the context value whose value is the per-key limits' key (each referencing policy's context must carry it)", "next admission"),
+            new Entry("concurrency", "", "slots in flight per key, over every policy that references the limit; `none` removes it", "next admission"),
+            new Entry("rate", "", "jobs (tokens: a job takes its cost) per `per` per key, a bucket that starts full; `none` removes it", "next admission"),
+            new Entry("per", "1", "seconds: the rate's period", "next admission"),
+            new Entry("total-concurrency", "", "slots in flight in all", "next admission"),
+            new Entry("total-rate", "", "jobs per `total-per` in all", "next admission"),
+            new Entry("total-per", "1", "seconds: the total rate's period", "next admission"));
 
     /** A schedule's fields, {@code dispatch.schedule.<name>.<field>}: applied at the next schedule watchdog pass. */
     public static final List<Entry> SCHEDULE = List.of(
@@ -145,6 +159,8 @@ public final class SettingsReference {
         section(b, "Schedules", "`dispatch.schedule.<name>.<field>`: a schedule declared in `standalone.xml`, or fields over a code "
                 + "declaration's.", "field", SCHEDULE, true);
         section(b, "Webhooks", "`dispatch.webhook.<name>.<field>` (ADR 0041), read within a second.", "field", WEBHOOK, true);
+        section(b, "Named limits", "`dispatch.limit.<name>.<setting>` (ADR 0049): a limit declared in `standalone.xml`, or values over a "
+                + "code declaration's; a policy references limits with `limits`.", "setting", LIMIT, true);
         return b.toString();
     }
 

@@ -6,6 +6,8 @@ import io.dispatchpolicy.domain.model.JobTimeouts;
 import io.dispatchpolicy.spi.DeclaredGate;
 import io.dispatchpolicy.spi.Demotion;
 import io.dispatchpolicy.spi.Gate;
+import io.dispatchpolicy.spi.FairnessMeasure;
+import io.dispatchpolicy.spi.Limit;
 import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Policy;
@@ -33,11 +35,14 @@ import java.util.StringJoiner;
  * @param retries       how a job whose execution ends FAILED is retried (declared, with standalone.xml's constants over it)
  * @param gateOverrides constant parameter values by gate id and parameter name, replacing the declared ones
  * @param timeouts      how long its jobs may run and go without a checkpoint (declared, with standalone.xml's over it)
+ * @param fairnessMeasure what fairness counts of each partition (ADR 0048)
+ * @param limits        the shared limits its jobs pass besides its gates, with their values now (ADR 0049)
  */
 public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
                               OptionalInt capacity, List<Lane> lanes, String defaultLane, List<Demotion> demotions,
                               Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
-                              Map<String, Map<String, Double>> gateOverrides, Timeouts timeouts) {
+                              Map<String, Map<String, Double>> gateOverrides, Timeouts timeouts, FairnessMeasure fairnessMeasure,
+                              List<Limit> limits) {
 
     /** As the policy is declared, with no setting over it (tests, and a policy whose settings are not read). */
     public EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt tickAdmissionBudget,
@@ -45,7 +50,16 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
                            Optional<Duration> fairnessHalfLife, RetryStrategy retryStrategy, Retries retries,
                            Map<String, Map<String, Double>> gateOverrides) {
         this(policy, admissionBatchSize, tickAdmissionBudget, capacity, lanes, defaultLane, demotions, fairnessHalfLife,
-                retryStrategy, retries, gateOverrides, policy.timeouts());
+                retryStrategy, retries, gateOverrides, policy.timeouts(), policy.fairnessMeasure(), List.of());
+    }
+
+    /**
+     * The half-life, in seconds, of the slot-seconds its admissions record for fairness by usage (ADR 0048); empty
+     * when the policy does not order by usage (nothing is recorded then).
+     */
+    public java.util.OptionalDouble usageHalfLifeSeconds() {
+        return fairnessMeasure == FairnessMeasure.USAGE && fairnessHalfLife.isPresent()
+                ? java.util.OptionalDouble.of(fairnessHalfLife.get().toMillis() / 1000.0) : java.util.OptionalDouble.empty();
     }
 
     /** The timeouts of a job of this name: {@code submitted} where it sets them, else the policy's (ADR 0030). */
@@ -76,7 +90,7 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
         gateOverrides.forEach((gate, params) -> merged.put(gate, new LinkedHashMap<>(params)));
         partitionOverrides.forEach((gate, params) -> merged.computeIfAbsent(gate, g -> new LinkedHashMap<>()).putAll(params));
         return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, lanes, defaultLane, demotions,
-                fairnessHalfLife, retryStrategy, retries, merged, timeouts);
+                fairnessHalfLife, retryStrategy, retries, merged, timeouts, fairnessMeasure, limits);
     }
 
     /**
@@ -92,10 +106,14 @@ public record EffectivePolicy(Policy policy, int admissionBatchSize, OptionalInt
             Map<String, Double> o = laneOverrides.getOrDefault(lane.name(), Map.of());
             overridden.add(o.isEmpty() ? lane : new Lane(lane.name(),
                     o.containsKey("weight") ? (int) Math.round(o.get("weight")) : lane.weight(),
-                    o.containsKey("min") ? (int) Math.round(o.get("min")) : lane.min()));
+                    o.containsKey("min") ? (int) Math.round(o.get("min")) : lane.min(),
+                    // a lending limit above an overridden min lends all of it
+                    lane.lendingLimit() == null ? null : Math.min(lane.lendingLimit(),
+                            o.containsKey("min") ? (int) Math.round(o.get("min")) : lane.min()),
+                    lane.borrowingLimit()));
         }
         return new EffectivePolicy(policy, admissionBatchSize, tickAdmissionBudget, capacity, List.copyOf(overridden),
-                defaultLane, demotions, fairnessHalfLife, retryStrategy, retries, gateOverrides, timeouts);
+                defaultLane, demotions, fairnessHalfLife, retryStrategy, retries, gateOverrides, timeouts, fairnessMeasure, limits);
     }
 
     /** The gate of this policy with {@code id}, if it has one. */

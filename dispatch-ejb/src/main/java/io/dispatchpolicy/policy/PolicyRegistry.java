@@ -51,6 +51,9 @@ public class PolicyRegistry {
     @Inject
     PolicySettings policySettings;
 
+    @Inject
+    LimitRegistry limits;
+
     private Map<String, Policy> byName;
     private Map<String, Policy> byJob;
     private List<String> sortedNames;
@@ -86,6 +89,10 @@ public class PolicyRegistry {
                             + "', but no META-INF/batch-jobs/" + job + ".xml is visible to the dispatch engine");
                 }
             }
+        }
+        String limitProblem = limits.declarationProblem(all);
+        if (limitProblem != null) {
+            throw new PolicyDeclarationException(limitProblem);
         }
         byName = Collections.unmodifiableMap(names);
         byJob = Collections.unmodifiableMap(jobs);
@@ -149,6 +156,9 @@ public class PolicyRegistry {
 
     /** What is wrong with a {@code dispatch.policy.*} property's name; empty when it names a declared policy's setting. */
     public Optional<String> nameProblem(String property) {
+        if (property.startsWith(LimitRegistry.PREFIX)) {
+            return limits.nameProblem(property);
+        }
         return policySettings.nameProblem(property, byName);
     }
 

@@ -7,6 +7,7 @@ import io.dispatchpolicy.spi.Gate;
 import io.dispatchpolicy.spi.ItemRate;
 import io.dispatchpolicy.spi.Param;
 import io.dispatchpolicy.spi.Demotion;
+import io.dispatchpolicy.spi.FairnessMeasure;
 import io.dispatchpolicy.spi.Lane;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.spi.PolicyDeclarationException;
@@ -38,7 +39,7 @@ public class PolicySettings {
 
     static final String PREFIX = "dispatch.policy.";
     private static final List<String> POLICY_KNOBS = List.of("jobs", "partition-by", "shard-by", "gates", "admission-batch-size",
-            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
+            "tick-admission-budget", "capacity", "lanes", "default-lane", "demote", "fairness-half-life", "fairness-measure", "limits", "retry-strategy", "retry.interval", "retry.max-retries", "retry.lane",
             "timeout", "progress-timeout", "cost", "item-rate", "item-burst",
             "unique-by", "unique-window", "expire-after", "debounce-by", "debounce-period", "debounce-max-wait", "backlog-cap",
             "backlog-overflow");
@@ -63,6 +64,9 @@ public class PolicySettings {
 
     @Inject
     DispatchSettings settings;
+
+    @Inject
+    LimitRegistry limitRegistry;
 
     /**
      * Whether the policy has lanes now, from one property read: the submission path asks this before
@@ -104,8 +108,10 @@ public class PolicySettings {
                         .ifPresent(v -> overrides.computeIfAbsent(gate.id(), k -> new HashMap<>()).put(param, v));
             }
         }
+        FairnessMeasure measure = settings.raw(base + "fairness-measure").map(v -> fairnessMeasure(base + "fairness-measure", v))
+                .orElse(p.fairnessMeasure());
         return new EffectivePolicy(p, batch, budget, capacity, lanes.lanes(), lanes.defaultLane(), demotions, halfLife, retry,
-                retries, overrides, timeouts(base, p));
+                retries, overrides, timeouts(base, p), measure, limitRegistry.referencedBy(p));
     }
 
     /**
@@ -417,7 +423,7 @@ public class PolicySettings {
     }
 
     /**
-     * The declared lanes, or standalone.xml's {@code lanes} ({@code name:weight[:min],…}, replacing them
+     * The declared lanes, or standalone.xml's {@code lanes} ({@code name:weight[:min[:lend=n][:borrow=n]],…}, replacing them
      * all; {@code none} for no lanes) and {@code default-lane}; checked against the capacity in force.
      */
     /** The declared demotion rules, or standalone.xml's {@code demote} ({@code threshold:seconds:lane,…}; {@code none}). */
@@ -445,7 +451,7 @@ public class PolicySettings {
             try {
                 lanes = text.get().isEmpty() || text.get().equalsIgnoreCase("none") ? List.of() : Lane.parse(text.get());
             } catch (PolicyDeclarationException e) {
-                throw new InvalidSettingException(base + "lanes", text.get(), "name:weight[:min], comma-separated, "
+                throw new InvalidSettingException(base + "lanes", text.get(), "name:weight[:min[:lend=n][:borrow=n]], comma-separated, "
                         + "with weight >= 1 and min >= 0 (" + e.getMessage() + ")");
             }
             if (lanes.stream().map(Lane::name).distinct().count() != lanes.size()) {
@@ -513,6 +519,14 @@ public class PolicySettings {
             // reported below with the property's name
         }
         throw new InvalidSettingException(property, value, "a whole number >= 0");
+    }
+
+    private static FairnessMeasure fairnessMeasure(String property, String value) {
+        try {
+            return FairnessMeasure.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(property, value, "admissions or usage");
+        }
     }
 
     private static RetryStrategy retryStrategy(String property, String value) {

@@ -38,7 +38,8 @@ public class SettingNames {
     public synchronized Map<String, String> check() {
         Map<String, String> now = new LinkedHashMap<>();
         for (String name : settings.propertyNames(DispatchSettings.PREFIX)) {
-            Optional<String> problem = name.startsWith(PolicySettings.PREFIX) ? policies.nameProblem(name) : settings.nameProblem(name);
+            Optional<String> problem = name.startsWith(PolicySettings.PREFIX) || name.startsWith(LimitRegistry.PREFIX)
+                    ? policies.nameProblem(name) : settings.nameProblem(name);
             problem.ifPresent(p -> now.put(name, p));
         }
         now.forEach((name, problem) -> {

@@ -53,12 +53,15 @@ public final class Policy {
     private final ShardFunction shardBy;
     private final PriorityFunction priority;
     private final PriorityAging aging;
+    private final PriorityOffsetFunction priorityOffset;
     private final Integer admissionBatchSize;
     private final List<DeclaredGate> gates;
+    private final List<String> limits;
     private final List<String> adaptiveGateIds;
     private final boolean countsInFlight;
     private final Duration fairnessHalfLife;
     private final boolean fairnessDisabled;
+    private final FairnessMeasure fairnessMeasure;
     private final Integer tickAdmissionBudget;
     private final Integer capacity;
     private final List<Lane> lanes;
@@ -86,14 +89,17 @@ public final class Policy {
         this.shardBy = b.shardBy;
         this.priority = b.priority;
         this.aging = b.aging;
+        this.priorityOffset = b.priorityOffset;
         this.admissionBatchSize = b.admissionBatchSize;
         this.gates = List.copyOf(b.gates);
+        this.limits = List.copyOf(b.limits);
         // facts of the declaration that admission and every job's completion ask for: derived once
         this.adaptiveGateIds = gates.stream().filter(g -> g.gate() instanceof Gate.AdaptiveConcurrency)
                 .map(DeclaredGate::id).toList();
         this.countsInFlight = gates.stream().anyMatch(g -> !(g.gate() instanceof Gate.Throttle || g.gate() instanceof Gate.Quota));
         this.fairnessHalfLife = b.fairnessHalfLife;
         this.fairnessDisabled = b.fairnessDisabled;
+        this.fairnessMeasure = b.fairnessMeasure;
         this.tickAdmissionBudget = b.tickAdmissionBudget;
         this.capacity = b.capacity;
         this.lanes = List.copyOf(b.lanes);
@@ -185,6 +191,11 @@ public final class Policy {
     }
 
     /** Gates in declared order, with their ids. */
+    /** The names of the shared limits its jobs pass besides its gates (ADR 0049), in declared order. */
+    public List<String> limits() {
+        return limits;
+    }
+
     public List<DeclaredGate> gates() {
         return gates;
     }
@@ -205,6 +216,10 @@ public final class Policy {
     }
 
     /** True when this policy's partitions are processed in claim order, without the EWMA reorder. */
+    public FairnessMeasure fairnessMeasure() {
+        return fairnessMeasure;
+    }
+
     public boolean fairnessDisabled() {
         return fairnessDisabled;
     }
@@ -286,6 +301,11 @@ public final class Policy {
         return Optional.ofNullable(aging);
     }
 
+    /** How much earlier or later than submitted each job is ordered, if the policy says (ADR 0046). */
+    public Optional<PriorityOffsetFunction> priorityOffsetFunction() {
+        return Optional.ofNullable(priorityOffset);
+    }
+
     /** The priority function; without one every job of the policy has priority 0. */
     public PriorityFunction priorityFunction() {
         return priority;
@@ -316,6 +336,10 @@ public final class Policy {
         if (capacity != null && mins > capacity) {
             return "the lanes' minimums add up to " + mins + ", more than the capacity " + capacity;
         }
+        if (capacity == null && lanes.stream().anyMatch(Lane::limited)) {
+            return "lane '" + lanes.stream().filter(Lane::limited).findFirst().get().name()
+                    + "' has a lending or borrowing limit but the policy has no capacity to lend or borrow from";
+        }
         return null;
     }
 
@@ -338,12 +362,15 @@ public final class Policy {
         private ShardFunction shardBy;
         private PriorityFunction priority = context -> 0;
         private PriorityAging aging;
+        private PriorityOffsetFunction priorityOffset;
         private Integer admissionBatchSize;
         private final List<DeclaredGate> gates = new ArrayList<>();
+        private final List<String> limits = new ArrayList<>();
         private final Map<String, Integer> gatesPerType = new HashMap<>();
         private final Set<String> gateIds = new HashSet<>();
         private Duration fairnessHalfLife;
         private boolean fairnessDisabled;
+        private FairnessMeasure fairnessMeasure = FairnessMeasure.ADMISSIONS;
         private Integer tickAdmissionBudget;
         private Integer capacity;
         private final List<Lane> lanes = new ArrayList<>();
@@ -416,6 +443,18 @@ public final class Policy {
         }
 
         /**
+         * Each job's priority offset from its context: ordered within its priority as if submitted that much
+         * earlier (positive) or later (negative), so urgency is bounded by construction — an offset job overtakes
+         * only work newer than its offset (ADR 0046). A {@code null} result is no offset; more than
+         * {@code SubmitOption.HORIZON} either way rejects the submission. {@code SubmitOption.priorityOffset}
+         * overrides it.
+         */
+        public Builder priorityOffset(PriorityOffsetFunction offset) {
+            this.priorityOffset = Objects.requireNonNull(offset, "priorityOffset");
+            return this;
+        }
+
+        /**
          * Ages waiting jobs: each gains {@code step} priority for every {@code every} it waits, up to
          * {@code cap}, so low priorities are not starved forever. Raised in the background about once a
          * second (ADR 0009), never computed in the claim.
@@ -446,6 +485,20 @@ public final class Policy {
             return this;
         }
 
+        /**
+         * Its jobs pass the shared limit of this name too (ADR 0049): a {@link Limit} declared once, as a CDI producer
+         * or in standalone.xml, and referenced by every policy whose jobs it bounds. A name no limit has fails the
+         * deployment. A job is admitted only when its gates and every limit allow it; a refusal charges none.
+         */
+        public Builder limit(String name) {
+            Objects.requireNonNull(name, "name");
+            if (limits.contains(name)) {
+                throw new PolicyDeclarationException("Policy '" + this.name + "': limit '" + name + "' is referenced twice");
+            }
+            limits.add(name);
+            return this;
+        }
+
         /** Half-life of the decayed-admits average that orders this policy's partitions (default: global). */
         public Builder fairness(Duration halfLife) {
             if (halfLife == null || halfLife.isNegative() || halfLife.isZero()) {
@@ -453,6 +506,16 @@ public final class Policy {
             }
             this.fairnessHalfLife = halfLife;
             this.fairnessDisabled = false;
+            return this;
+        }
+
+        /**
+         * What fairness counts (ADR 0048): {@link FairnessMeasure#USAGE} orders this policy's partitions by their decayed
+         * slot-seconds — each job's cost times how long it ran — instead of their decayed admissions, so tenants whose
+         * jobs differ in length get the same worker time. The half-life stays {@link #fairness}'s (or the global one).
+         */
+        public Builder fairnessBy(FairnessMeasure measure) {
+            this.fairnessMeasure = Objects.requireNonNull(measure, "measure");
             return this;
         }
 

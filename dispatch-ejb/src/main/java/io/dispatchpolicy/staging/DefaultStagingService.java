@@ -102,6 +102,7 @@ public class DefaultStagingService implements StagingService {
         Due due = due(SubmitOption.dueOf(options));
         Optional<String> named = SubmitOption.laneOf(options);
         OptionalInt cost = SubmitOption.costOf(options);
+        Duration offset = SubmitOption.priorityOffsetOf(options).orElse(null);
         // every setting of the policy is read only for a policy with lanes or demotion rules, and then once
         Optional<EffectivePolicy> effective = named.isPresent() || registry.hasLanes(policy) || registry.mayDemote(policy)
                 ? policies.effectiveIfDeclared(policy.name()) : Optional.empty();
@@ -112,7 +113,7 @@ public class DefaultStagingService implements StagingService {
         for (Properties p : parameters) {
             JobParameters validated = JobParameters.of(p);
             submissions.add(placement.assign(policy, jobName, validated, validated, priority, due.delayMillis(), due.atMillis(), lane,
-                    cost));
+                    cost, offset));
         }
         placement.checkShards(policy, submissions);
         Keys keys = keys(policy, jobName, controls, parameters, options);
@@ -272,7 +273,7 @@ public class DefaultStagingService implements StagingService {
                 continue;
             }
             Submission due = new Submission(s.jobName(), s.parameters(), s.partitionKey(), s.lane(), s.contextJson(), s.priority(),
-                    d.period().toMillis(), null, s.tenant(), s.shard(), s.cost());
+                    d.period().toMillis(), null, s.tenant(), s.shard(), s.cost(), s.offsetMillis());
             if (rejectOver.isPresent()) {
                 refuseOverCap(policy, rejectOver.get(), List.of(due));
             }
@@ -359,7 +360,7 @@ public class DefaultStagingService implements StagingService {
         merged.putAll(restart.asMap());
         String jobName = original.getJobName();
         Submission submission = placement.assign(policy, jobName, JobParameters.of(merged), restart, OptionalInt.empty(),
-                null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null), OptionalInt.empty());
+                null, null, placement.lane(policy, policies.effectiveIfDeclared(policy.name()), null), OptionalInt.empty(), null);
         String caller = permission.authorize("restart");
         // a restart runs as the job's submitter, as its first execution did (ADR 0024); the caller only if unknown
         String user = original.getUser() != null ? original.getUser() : caller;

@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
 public final class StagedJobRows {
 
     private static final String[] COLUMNS = {"id", "job_name", "job_parameters::text", "submitted_by", "staged_at",
-            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms", "cost", "expires_at"};
+            "restart_of", "priority", "due_at", "attempt", "schedule_id", "run_timeout_ms", "progress_timeout_ms", "cost", "expires_at",
+            "ordered_at"};
 
     /** How many columns {@link #columns} lists: a statement returning more puts them after these. */
     public static final int COLUMN_COUNT = COLUMNS.length;
@@ -45,7 +46,7 @@ public final class StagedJobRows {
         return new StagedJob(id, rs.getString(2), parameters, rs.getString(4), rs.getTimestamp(5).toInstant(),
                 rs.getObject(6, Long.class), rs.getInt(7), Jdbc.instant(rs.getTimestamp(8)), rs.getInt(9), rs.getObject(10, Long.class),
                 new JobTimeouts(rs.getObject(11, Long.class), rs.getObject(12, Long.class)), rs.getInt(13),
-                Jdbc.instant(rs.getTimestamp(14)));
+                Jdbc.instant(rs.getTimestamp(14)), rs.getTimestamp(15).toInstant());
     }
 
     /**
@@ -82,7 +83,7 @@ public final class StagedJobRows {
      */
     public static String topPriorityOf(String partitionId) {
         return "coalesce((SELECT w.priority FROM dispatch.staged_jobs w WHERE w.partition_id = " + partitionId
-                + " AND w.parked_at IS NULL AND w.due_at IS NULL ORDER BY w.priority DESC, w.id LIMIT 1), 0)";
+                + " AND w.parked_at IS NULL AND w.due_at IS NULL ORDER BY w.priority DESC, w.ordered_at, w.id LIMIT 1), 0)";
     }
 
     /**

@@ -60,8 +60,9 @@ public class StagingRepository {
                        WITH ORDINALITY AS t(k, l, c, sh, n, s, top, ord)),
             jobs AS (
                 SELECT * FROM unnest(:jobKeys::text[], :jobLanes::text[], :jobParameters::text[], :jobRestarts::bigint[],
-                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[], :jobCosts::int[], :jobIds::bigint[])
-                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, cost, given, ord)),
+                                     :jobPriorities::int[], :jobDelays::bigint[], :jobAts::bigint[], :jobCosts::int[], :jobIds::bigint[],
+                                     :jobOffsets::bigint[])
+                       WITH ORDINALITY AS u(k, l, params, restart, priority, delay, at, cost, given, offset_ms, ord)),
             numbered AS MATERIALIZED (
                 SELECT j.*, coalesce(j.given, nextval('dispatch.submission_id_seq')) AS id,
                        CASE WHEN j.at IS NOT NULL THEN to_timestamp(j.at / 1000.0)
@@ -89,14 +90,15 @@ public class StagingRepository {
             ins AS (
                 INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
                                                   priority, due_at, next_age_at, age_every_ms, age_step, age_cap,
-                                                  run_timeout_ms, progress_timeout_ms, cost, expires_at)
+                                                  run_timeout_ms, progress_timeout_ms, cost, expires_at, ordered_at)
                 SELECT j.id, parts.id, :jobName, j.params::jsonb, :submittedBy, clock_timestamp(), j.restart, j.priority, j.due,
                        CASE WHEN a.every IS NOT NULL AND j.priority < a.cap
                             THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => a.every / 1000.0) END,
                        a.every, a.step, a.cap, :runTimeoutMs::bigint, :progressTimeoutMs::bigint, j.cost,
                        CASE WHEN :expireAtMs::bigint IS NOT NULL THEN to_timestamp(:expireAtMs::bigint / 1000.0)
                             WHEN :expireAfterMs::bigint IS NOT NULL
-                            THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => :expireAfterMs::bigint / 1000.0) END
+                            THEN coalesce(j.due, clock_timestamp()) + make_interval(secs => :expireAfterMs::bigint / 1000.0) END,
+                       clock_timestamp() - make_interval(secs => j.offset_ms / 1000.0)
                   FROM numbered j
                  CROSS JOIN (SELECT :ageEveryMs::bigint AS every, :ageStep::int AS step, :ageCap::int AS cap) a
                   JOIN parts ON parts.partition_key = j.k AND parts.lane = j.l
@@ -105,7 +107,7 @@ public class StagingRepository {
             SELECT j.id FROM numbered j JOIN ins ON ins.id = j.id ORDER BY j.ord
             """);
 
-    // A restart keeps the submission id it runs for, its priority, its cost and its own timeouts (its admission's
+    // A restart keeps the submission id it runs for, its priority and its place within it (ordered_at, ADR 0046), its cost and its own timeouts (its admission's
     // record holds them); its partition exists (a partition
     // with in-flight or dead jobs is never swept). Due at once it waits in the partition; with a delay,
     // or when it bypasses the gates, it is scheduled (the tick promotes or starts it when due). A dead
@@ -113,10 +115,11 @@ public class StagingRepository {
     private static final Sql RESTAGE = Sql.of("""
             WITH ins AS (
                 INSERT INTO dispatch.staged_jobs (id, partition_id, job_name, job_parameters, submitted_by, staged_at, restart_of,
-                                                  priority, attempt, due_at, bypass, run_timeout_ms, progress_timeout_ms, cost)
+                                                  priority, attempt, due_at, bypass, run_timeout_ms, progress_timeout_ms, cost, ordered_at)
                 SELECT :submission, :partition, :jobName, '{}'::jsonb, :submittedBy, clock_timestamp(), :execution, :priority,
                        :attempt, clock_timestamp() + make_interval(secs => :delayMs::double precision / 1000), :bypass,
-                       a.run_timeout_ms, a.progress_timeout_ms, coalesce(a.cost, 1)
+                       a.run_timeout_ms, a.progress_timeout_ms, coalesce(a.cost, 1),
+                       coalesce(a.ordered_at, a.staged_at, clock_timestamp())
                   FROM (SELECT 1) one LEFT JOIN dispatch.admissions a ON a.submission_id = :submission
                 RETURNING due_at IS NULL AS waiting, priority),
             revived AS (
@@ -372,7 +375,8 @@ public class StagingRepository {
                 .ints("jobPriorities", chunk.stream().map(Submission::priority).toList())
                 .longs("jobDelays", chunk.stream().map(Submission::delayMillis).toList())
                 .longs("jobAts", chunk.stream().map(Submission::atMillis).toList())
-                .ints("jobCosts", chunk.stream().map(Submission::cost).toList());
+                .ints("jobCosts", chunk.stream().map(Submission::cost).toList())
+                .longs("jobOffsets", chunk.stream().map(Submission::offsetMillis).toList());
     }
 
     /** Stages a restart (see {@link Restart}) in the same transaction as whatever decided it. */

@@ -4,6 +4,7 @@ import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.policy.EffectivePolicy;
 import io.dispatchpolicy.policy.HeldPolicies;
 import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.domain.model.JobParameters;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.domain.model.Submission;
@@ -72,7 +73,7 @@ public class SubmissionPlacement {
         String placed = lane(policy, lane != null || registry.hasLanes(policy)
                 ? policies.effectiveIfDeclared(policy.name()) : Optional.empty(), lane);
         return assign(policy, jobName, validated, validated, priority == null ? OptionalInt.empty() : OptionalInt.of(priority),
-                null, null, placed, OptionalInt.empty());
+                null, null, placed, OptionalInt.empty(), null);
     }
 
     /** The job XML name without {@code .xml}, refused when no job XML of that name is visible. */
@@ -108,9 +109,11 @@ public class SubmissionPlacement {
      * @param delayMillis when the job is due, after staging; null with {@code atMillis} null: at once
      * @param atMillis    when the job is due, epoch ms
      * @param cost        the caller's cost ({@code SubmitOption.cost}), else the policy's or the job XML's counts
+     * @param offset      the caller's priority offset (checked), else null: the policy's offset function decides
      */
     public Submission assign(Policy policy, String jobName, JobParameters effective, JobParameters stored,
-                             OptionalInt priority, Long delayMillis, Long atMillis, String lane, OptionalInt cost) {
+                             OptionalInt priority, Long delayMillis, Long atMillis, String lane, OptionalInt cost,
+                             Duration offset) {
         Map<String, ?> raw = call(policy, jobName, "the context function", () -> policy.contextFunction().apply(effective.toProperties()));
         Map<String, Object> context = raw == null ? Map.of() : new LinkedHashMap<>(raw);
         Object key = call(policy, jobName, "partitionBy", () -> policy.partitionFunction().apply(context));
@@ -126,12 +129,18 @@ public class SubmissionPlacement {
         }
         int effectivePriority = priority.isPresent() ? priority.getAsInt()
                 : call(policy, jobName, "the priority function", () -> policy.priorityFunction().apply(context));
+        Duration ordered = offset != null ? offset : policy.priorityOffsetFunction()
+                .map(f -> call(policy, jobName, "the priority offset function", () -> f.apply(context))).orElse(null);
+        if (ordered != null && offset == null) {
+            SubmitOption.checkedOffset("Policy '" + policy.name() + "': its priority offset function for job '" + jobName + "'", ordered);
+        }
         Cost threads = cost(policy, jobName, effective, cost);
         if (threads.threads() > 1) {
             checkFits(policy, jobName, threads, context);
         }
         return new Submission(jobName, stored, partitionKey, lane, JsonCodec.write(context), effectivePriority, delayMillis,
-                atMillis, tenant(policy, jobName, context, partitionKey), shard(policy, jobName, context), threads.threads());
+                atMillis, tenant(policy, jobName, context, partitionKey), shard(policy, jobName, context), threads.threads(),
+                ordered == null ? 0 : ordered.toMillis());
     }
 
     /** A job's cost and who said it, for the error that refuses it. */

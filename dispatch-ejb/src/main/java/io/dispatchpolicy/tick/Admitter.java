@@ -235,10 +235,10 @@ final class Admitter {
             return 0;
         }
         if (outcome.denied()) {
-            if (Denial.CAPACITY_FULL.equals(outcome.reason())) {
-                // another worker or node took the last slots after this iteration counted them
+            if (Denial.CAPACITY_FULL.equals(outcome.reason()) || Denial.LANE_LIMIT.equals(outcome.reason())) {
+                // another worker or node took the last slots after this iteration counted them (or its lane's)
                 signal.awaitSlot(policy.name());
-                keepPlace(p, Denial.CAPACITY_FULL);
+                keepPlace(p, outcome.reason());
             } else {
                 denials.add(new Denial(p.id(), p.policyName(), outcome.reason(), outcome.retryAfter(), 0));
             }

@@ -36,7 +36,19 @@ public class Claims {
               FROM claimed
              WHERE p.id = claimed.id
             RETURNING p.id, p.policy_name, p.partition_key, p.pending_count, p.decayed_admits,
-                      p.decayed_admits_at, claimed.previous, p.top_priority, p.lane
+                      p.decayed_admits_at, claimed.previous, p.top_priority, p.lane, p.decayed_usage, p.usage_at,
+                      -- fairness by usage (ADR 0048): what its jobs in flight have run so far — each at least what its
+                      -- partition's jobs run on average (decayed slot-seconds per decayed admission), so a job just
+                      -- admitted counts what it commits, not nothing — decayed as the stored usage is; only for
+                      -- partitions of policies that count it (usage_at set), one index probe each
+                      CASE WHEN p.usage_at IS NULL THEN 0 ELSE (
+                          SELECT coalesce(sum(f.cost * f.usage_half_life / ln(2)
+                                  * (1 - exp(-ln(2) * greatest(coalesce(extract(epoch FROM clock_timestamp() - f.started_at), 0),
+                                                               CASE WHEN p.decayed_admits > 0
+                                                                    THEN p.decayed_usage / p.decayed_admits / f.cost ELSE 0 END)
+                                             / f.usage_half_life))), 0)
+                            FROM dispatch.inflight_jobs f
+                           WHERE f.partition_id = p.id AND f.usage_half_life IS NOT NULL AND f.cost > 0) END
             """);
 
     // Rows outside lanes, off partitions_claim_idx.
@@ -86,6 +98,7 @@ public class Claims {
 
     private static ClaimedPartition claimed(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new ClaimedPartition(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getDouble(5),
-                Jdbc.millis(rs.getTimestamp(6)), Jdbc.millis(rs.getTimestamp(7)), rs.getInt(8), rs.getString(9));
+                Jdbc.millis(rs.getTimestamp(6)), Jdbc.millis(rs.getTimestamp(7)), rs.getInt(8), rs.getString(9),
+                new ClaimedPartition.Usage(rs.getDouble(10), Jdbc.millis(rs.getTimestamp(11)), rs.getDouble(12)));
     }
 }

@@ -2,6 +2,7 @@ package io.dispatchpolicy.tick;
 
 import io.dispatchpolicy.domain.gate.TickBudget;
 import io.dispatchpolicy.domain.lane.LaneClock;
+import io.dispatchpolicy.domain.lane.LaneLimits;
 import io.dispatchpolicy.domain.lane.LaneShares;
 import io.dispatchpolicy.domain.model.ClaimedPartition;
 import io.dispatchpolicy.policy.EffectivePolicy;
@@ -120,10 +121,24 @@ final class LaneRound {
                     l.sinceCount = 0;
                 }
             }
-            int[] given = LaneShares.share(left, column(l -> l.lane.weight()), column(l -> l.lane.min()),
-                    lanes.stream().mapToLong(l -> l.inFlight + l.sinceCount).toArray(),
+            long[] holding = lanes.stream().mapToLong(l -> l.inFlight + l.sinceCount).toArray();
+            // lending and borrowing limits (ADR 0047): planned here so no lane is given what it may not take; the
+            // admission holds them under the capacity's lock. What a lane keeps binds the capacity's free slots
+            // only: with the tick budget binding, the admission's own check says where it stops.
+            boolean limited = LaneLimits.any(policy.lanes());
+            long[] kept = new long[lanes.size()];
+            long[] ceiling = null;
+            if (limited) {
+                ceiling = new long[lanes.size()];
+                for (int i = 0; i < lanes.size(); i++) {
+                    Lane lane = lanes.get(i).lane;
+                    kept[i] = scarcity.capacityBinds() ? LaneLimits.kept(lane, holding[i]) : 0;
+                    ceiling[i] = LaneLimits.ceiling(policy.lanes(), policy.capacity().getAsInt(), lane);
+                }
+            }
+            int[] given = LaneShares.share(left, column(l -> l.lane.weight()), column(l -> l.lane.min()), holding,
                     column(l -> l.queue.stream().mapToInt(p -> allowance.get(p.id())).sum()),
-                    lanes.stream().mapToDouble(l -> l.start + l.admitted / (double) l.lane.weight()).toArray());
+                    lanes.stream().mapToDouble(l -> l.start + l.admitted / (double) l.lane.weight()).toArray(), kept, ceiling);
             visited = false;
             int round = 0;
             for (int i = 0; i < lanes.size(); i++) {
@@ -137,8 +152,15 @@ final class LaneRound {
                 break;
             }
         }
+        Map<String, Long> holding = new HashMap<>();
+        lanes.forEach(l -> holding.put(l.lane.name(), l.inFlight + l.sinceCount));
+        long used = holding.values().stream().mapToLong(Long::longValue).sum();
         for (LaneQueue l : lanes) {
-            l.queue.stream().filter(p -> !admittedFrom.contains(p.id())).forEach(p -> admitter.keepPlace(p, scarcity.exhausted()));
+            // a lane held back by its limits while the capacity has room says so (ADR 0047)
+            String reason = scarcity.capacityBinds() && LaneLimits.any(policy.lanes()) && used < policy.capacity().getAsInt()
+                    && LaneLimits.room(policy.lanes(), policy.capacity().getAsInt(), holding, l.lane.name()) <= 0
+                    ? io.dispatchpolicy.domain.model.Denial.LANE_LIMIT : scarcity.exhausted();
+            l.queue.stream().filter(p -> !admittedFrom.contains(p.id())).forEach(p -> admitter.keepPlace(p, reason));
             clock.advance(l.lane.name(), l.admitted, l.lane.weight());
         }
         return admitted;
@@ -151,7 +173,8 @@ final class LaneRound {
         for (int k = l.queue.size(); k > 0 && !share.exhausted() && !l.queue.isEmpty(); k--) {
             ClaimedPartition p = l.queue.poll();
             visited = true;
-            int limit = share.nextShare();
+            // fair by usage, the lane's least used partition takes what it can first (as PolicyRound, ADR 0048)
+            int limit = policy.usageHalfLifeSeconds().isPresent() ? share.remaining() : share.nextShare();
             int got = admitter.admitOne(p, policy, Math.max(1, allowance.get(p.id())), limit);
             share.use(got);
             admitted += got;

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 /**
  * The round of a policy's claimed partitions outside lanes (and of one lane's when nothing is scarce):
  * strictly by their highest waiting priority (ADR 0009), a higher priority taking what it can before a
- * lower one gets any; within one priority fairly — lowest decayed admits first, sharing what is left
+ * lower one gets any; within one priority fairly — lowest decayed admits (or slot-seconds) first, sharing what is left
  * ({@link TickBudget}) — or, when nothing is scarce, in groups of small partitions admitted together
  * (ADR 0016).
  */
@@ -45,10 +45,12 @@ final class PolicyRound {
     static List<ClaimedPartition> ordered(EffectivePolicy policy, List<ClaimedPartition> claimed, long now) {
         List<ClaimedPartition> ordered = new ArrayList<>(claimed);
         Comparator<ClaimedPartition> byPriority = Comparator.comparingInt(ClaimedPartition::topPriority).reversed();
+        boolean byUsage = policy.usageHalfLifeSeconds().isPresent();
         Comparator<ClaimedPartition> order = policy.fairnessHalfLife().map(halfLife -> {
             double seconds = halfLife.toMillis() / 1000.0;
-            return byPriority.thenComparingDouble(
-                            (ClaimedPartition p) -> DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
+            // fewest decayed admissions first, or fewest decayed slot-seconds for a policy fair by usage (ADR 0048)
+            return byPriority.thenComparingDouble((ClaimedPartition p) -> byUsage ? p.usage().at(now, seconds)
+                            : DecayedAdmits.at(p.decayedAdmits(), p.decayedAtMillis(), now, seconds))
                     .thenComparingLong(ClaimedPartition::previousCheckedAtMillis)
                     .thenComparingLong(ClaimedPartition::id);
         }).orElse(byPriority);
@@ -65,18 +67,23 @@ final class PolicyRound {
                               Admitter admitter) {
         int batch = policy.admissionBatchSize();
         TickBudget budget = new TickBudget(left, ordered.size());
-        if (!budget.limited() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
+        if (!budget.limited() && policy.limits().isEmpty() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
             return inGroups(policy, ordered, admitter.shareOfRoom(ordered, batch), batch, admitter);
         }
         Map<Long, Integer> admittedBy = new HashMap<>();
         List<ClaimedPartition> filled = new ArrayList<>();
+        // Fair by usage (ADR 0048), what is scarce goes in that order, the least used taking what it can: an equal
+        // share each would give a tenant of long jobs as many of them as one of short jobs — the skew usage removes.
+        // Usage grows as the admitted jobs run, so the order turns as soon as the lowest has caught up.
+        boolean inOrder = policy.usageHalfLifeSeconds().isPresent();
         for (ClaimedPartition p : ordered) {
             if (budget.exhausted()) {
                 admitter.keepPlace(p, exhausted);
                 continue;
             }
-            int limit = Math.min(batch, budget.nextShare());
-            int n = admitter.admitOne(p, policy, batch, budget.nextShare());
+            int share = inOrder ? budget.remaining() : budget.nextShare();
+            int limit = Math.min(batch, share);
+            int n = admitter.admitOne(p, policy, batch, share);
             budget.use(n);
             admittedBy.put(p.id(), n);
             if (budget.limited() && n >= limit && n < batch) { // a costly job may take more than its share

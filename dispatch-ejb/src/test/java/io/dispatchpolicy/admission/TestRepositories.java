@@ -13,4 +13,10 @@ public final class TestRepositories {
         inflight.jdbc = jdbc;
         return inflight;
     }
+
+    public static AdmissionTake take(Jdbc jdbc) {
+        AdmissionTake take = new AdmissionTake();
+        take.jdbc = jdbc;
+        return take;
+    }
 }

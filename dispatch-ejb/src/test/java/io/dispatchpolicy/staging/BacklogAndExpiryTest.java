@@ -57,7 +57,7 @@ class BacklogAndExpiryTest {
     private static Submission job(String key, Long delayMillis) {
         Properties p = new Properties();
         p.setProperty("tenant", key);
-        return new Submission("j", JobParameters.of(p), key, "", "{\"tenant\":\"" + key + "\"}", 0, delayMillis, null, key, "", 1);
+        return new Submission("j", JobParameters.of(p), key, "", "{\"tenant\":\"" + key + "\"}", 0, delayMillis, null, key, "", 1, 0);
     }
 
     private long[] stage(List<Submission> jobs, StagingRepository.Deadline deadline) {

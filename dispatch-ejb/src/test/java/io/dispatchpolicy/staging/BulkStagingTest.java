@@ -43,7 +43,7 @@ class BulkStagingTest {
             String tenant = "tenant-" + (i % TENANTS);
             p.setProperty("tenant", tenant);
             p.setProperty("n", Integer.toString(i));
-            jobs.add(new Submission("j", JobParameters.of(p), tenant, "", "{}", 0, null, null, tenant, "", 1));
+            jobs.add(new Submission("j", JobParameters.of(p), tenant, "", "{}", 0, null, null, tenant, "", 1, 0));
         }
 
         long[] ids = staging.stage(POLICY, "j", "u", jobs, null, null, JobTimeouts.NONE);

@@ -104,6 +104,7 @@ public class DefaultJobControl implements JobControl {
     private static SubmitOption[] options(SubmitRequest r) {
         List<SubmitOption> options = new java.util.ArrayList<>();
         option(options, "priority", r.priority() == null ? null : () -> SubmitOption.priority(r.priority()));
+        option(options, "priorityOffset", r.priorityOffset() == null ? null : () -> SubmitOption.priorityOffset(r.priorityOffset()));
         option(options, "delay", r.delay() == null ? null : () -> SubmitOption.delay(r.delay()));
         option(options, "at", r.at() == null ? null : () -> SubmitOption.at(r.at()));
         option(options, "lane", r.lane() == null ? null : () -> SubmitOption.lane(r.lane()));

@@ -21,7 +21,8 @@ public record SubmitRequest(String jobName, List<Map<String, String>> parameters
                             Duration timeout, Duration progressTimeout,
                             String uniqueKey, Duration uniqueWindow, Set<Uniqueness.State> uniqueCovers,
                             Instant deadline, Duration expireAfter,
-                            String debounceKey, Duration debouncePeriod, Duration debounceMaxWait) implements Serializable {
+                            String debounceKey, Duration debouncePeriod, Duration debounceMaxWait,
+                            Duration priorityOffset) implements Serializable {
 
     /** The most jobs one call may carry: a bigger batch belongs in several calls (each atomic on its own). */
     public static final int MAX_JOBS = 10_000;

@@ -93,6 +93,62 @@ public class DefaultMonitoring implements Monitoring {
         return registry.names();
     }
 
+    @Inject
+    io.dispatchpolicy.policy.LimitRegistry limitRegistry;
+
+    @Override
+    public List<LimitView> limits() {
+        java.util.Map<String, Long> inFlight = repository.limitInFlight();
+        java.util.Map<String, Double> tokens = repository.limitTokens();
+        List<LimitView> views = new ArrayList<>();
+        for (String name : limitRegistry.names()) {
+            List<String> users = new ArrayList<>();
+            for (String policy : policyNames()) {
+                try {
+                    registry.named(policy).map(limitRegistry::referencedBy).filter(ls -> ls.stream().anyMatch(l -> l.name().equals(name)))
+                            .ifPresent(ls -> users.add(policy));
+                } catch (io.dispatchpolicy.config.InvalidSettingException e) {
+                    // a policy whose references cannot be read is held; the Policies page says why
+                }
+            }
+            String values;
+            try {
+                values = describe(limitRegistry.limit(name).orElseThrow());
+            } catch (io.dispatchpolicy.config.InvalidSettingException e) {
+                values = e.getMessage();
+            }
+            String prefix = name + "/";
+            List<LimitView.KeyUse> keys = inFlight.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                    .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(java.util.Map.Entry.comparingByKey()))
+                    .limit(LimitView.KEYS)
+                    .map(e -> new LimitView.KeyUse(e.getKey().substring(prefix.length()), e.getValue(), tokens.get(e.getKey()))).toList();
+            views.add(new LimitView(name, values, users, inFlight.getOrDefault(name, 0L), tokens.get(name), keys));
+        }
+        return views;
+    }
+
+    /** A limit's values in words: "5 per tenant · 10 per 1 s per tenant · 8 in all". */
+    static String describe(io.dispatchpolicy.spi.Limit l) {
+        List<String> parts = new ArrayList<>();
+        if (l.concurrency() != null) {
+            parts.add(l.concurrency() + " in flight per " + l.key());
+        }
+        if (l.rate() != null) {
+            parts.add(number(l.rate()) + " per " + number(l.perSeconds()) + " s per " + l.key());
+        }
+        if (l.totalConcurrency() != null) {
+            parts.add(l.totalConcurrency() + " in flight in all");
+        }
+        if (l.totalRate() != null) {
+            parts.add(number(l.totalRate()) + " per " + number(l.totalPerSeconds()) + " s in all");
+        }
+        return String.join(" · ", parts);
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
     @Override
     public List<WebhookView> webhooks() {
         java.util.Map<String, io.dispatchpolicy.notify.DeliverySummary> counts = new java.util.HashMap<>();
@@ -242,7 +298,8 @@ public class DefaultMonitoring implements Monitoring {
         List<LaneView> views = new ArrayList<>();
         for (Lane lane : lanes) {
             long[] a = admissions.getOrDefault(lane.name(), new long[3]);
-            views.add(new LaneView(lane.name(), lane.weight(), lane.min(), inFlight.getOrDefault(lane.name(), 0L),
+            views.add(new LaneView(lane.name(), lane.weight(), lane.min(), lane.lendingLimit(), lane.borrowingLimit(),
+                    inFlight.getOrDefault(lane.name(), 0L),
                     share(a[0], totals[0]), share(a[1], totals[1]), share(a[2], totals[2])));
         }
         return views;
@@ -421,6 +478,11 @@ public class DefaultMonitoring implements Monitoring {
         if (p.getPendingCount() > 0 && Denial.CAPACITY_FULL.equals(p.getLastDenyReason())) {
             return "Waiting for a free slot: policy '" + p.getPolicyName() + "' had its capacity in flight when last "
                     + "checked. It keeps its place at the front of the claim and is admitted as slots free.";
+        }
+        if (p.getPendingCount() > 0 && Denial.LANE_LIMIT.equals(p.getLastDenyReason())) {
+            return "Waiting for a slot its lane may take: policy '" + p.getPolicyName() + "' had free slots when last checked, "
+                    + "but another lane keeps them (the part of its minimum it does not lend) or this lane is at its borrowing "
+                    + "limit. It keeps its place at the front of the claim.";
         }
         if (p.getPendingCount() > 0 && p.getLastDenyReason() != null) {
             return "Eligible now; last denied by " + p.getLastDenyReason() + ".";

@@ -36,6 +36,9 @@ public interface Monitoring {
     /** The longest history a chart or the API asks for: a day, the default {@code metrics-retention}. */
     int HISTORY_MAX_MINUTES = 1440;
 
+    /** The named limits (ADR 0049), by name: their values now, who uses them, what is in flight under them. */
+    List<LimitView> limits();
+
     /** The declared webhooks and any others with deliveries kept, by name, with their deliveries' counts (ADR 0041). */
     List<WebhookView> webhooks();
 

@@ -77,6 +77,17 @@ public class MonitoringRepository {
             SELECT m.minute, s.pending FROM minutes m LEFT JOIN sampled s ON s.minute = m.minute ORDER BY m.minute
             """);
 
+    // Named limits' use (ADR 0049): slots in flight per limit key, off the in-flight rows that hold any (their partial
+    // GIN index); and the buckets as last charged.
+    private static final Sql LIMIT_IN_FLIGHT = Sql.of("""
+            SELECT k, sum(f.cost) FROM dispatch.inflight_jobs f, unnest(f.limit_keys) AS k
+             WHERE f.limit_keys IS NOT NULL GROUP BY k
+            """);
+
+    private static final Sql LIMIT_BUCKETS = Sql.of("""
+            SELECT limit_name, limit_key, tokens FROM dispatch.limit_state WHERE tokens IS NOT NULL
+            """);
+
     private static final Sql DENIAL_REASONS = Sql.of("""
             SELECT d.key, sum(d.value::bigint)
               FROM dispatch.tick_samples s, jsonb_each_text(s.denied) d
@@ -163,7 +174,7 @@ public class MonitoringRepository {
               FROM {{rows}}
               JOIN dispatch.staged_jobs s ON s.partition_id = p.id
              WHERE me.id = :partition
-             ORDER BY s.parked_at IS NULL, s.due_at IS NOT NULL, s.priority DESC, s.due_at, s.id LIMIT :limit
+             ORDER BY s.parked_at IS NULL, s.due_at IS NOT NULL, s.priority DESC, s.due_at, s.ordered_at, s.id LIMIT :limit
             """).with("rows", PartitionBrowser.ROWS_OF_PAGE);
 
     // Over the rows the page stands for, as its scheduled count is (a key's: all its lanes').
@@ -212,6 +223,21 @@ public class MonitoringRepository {
 
     @Inject
     Jdbc jdbc;
+
+    /** Slots in flight per encoded limit key ({@code name}, {@code name/key}). */
+    public java.util.Map<String, Long> limitInFlight() {
+        java.util.Map<String, Long> byKey = new java.util.HashMap<>();
+        jdbc.query(LIMIT_IN_FLIGHT, Params.of(), rs -> byKey.put(rs.getString(1), rs.getLong(2)));
+        return byKey;
+    }
+
+    /** Tokens per encoded limit key, as last charged. */
+    public java.util.Map<String, Double> limitTokens() {
+        java.util.Map<String, Double> byKey = new java.util.HashMap<>();
+        jdbc.query(LIMIT_BUCKETS, Params.of(), rs -> byKey.put(rs.getString(2).isEmpty() ? rs.getString(1)
+                : rs.getString(1) + "/" + rs.getString(2), rs.getDouble(3)));
+        return byKey;
+    }
 
     /** Of the declared policies: {pending, parked, admitted total, denied partitions, partitions}; {in flight, dead} of all */
     public long[] totals(List<String> declared) {

@@ -27,7 +27,26 @@ public final class LaneShares {
      * @return per lane, its slots; their sum is at most {@code free} and at most the sum of {@code wanting}
      */
     public static int[] share(int free, int[] weight, int[] min, long[] inFlight, int[] wanting, double[] base) {
+        return share(free, weight, min, inFlight, wanting, base, new long[weight.length], null);
+    }
+
+    /**
+     * As {@link #share(int, int[], int[], long[], int[], double[])}, within the lanes' lending and borrowing limits
+     * (ADR 0047, {@link LaneLimits}): what a lane keeps of its minimum is given to no other lane, and no lane is
+     * given more than its ceiling leaves it.
+     *
+     * @param kept    per lane, slots it keeps from the others now ({@link LaneLimits#kept}); its own share fills them
+     * @param ceiling per lane, the most it may have in flight ({@link LaneLimits#ceiling}); null: no ceilings
+     */
+    public static int[] share(int free, int[] weight, int[] min, long[] inFlight, int[] wanting0, double[] base, long[] kept,
+                              long[] ceiling) {
         int n = weight.length;
+        int[] wanting = wanting0.clone();
+        if (ceiling != null) {
+            for (int i = 0; i < n; i++) {
+                wanting[i] = (int) Math.max(0, Math.min(wanting[i], ceiling[i] - inFlight[i]));
+            }
+        }
         int[] given = new int[n];
         int left = Math.max(0, free);
         for (int i = 0; i < n && left > 0; i++) {
@@ -37,6 +56,11 @@ public final class LaneShares {
                 left -= reserved;
             }
         }
+        long held = 0;
+        for (int i = 0; i < n; i++) {
+            held += Math.max(0, kept[i] - given[i]);
+        }
+        left = (int) Math.max(0, left - held);
         while (left > 0) {
             int next = -1;
             double lowest = Double.POSITIVE_INFINITY;

@@ -22,6 +22,12 @@ public record Denial(long partitionId, String policyName, String reason, Duratio
     public static final String TICK_CAP_EXHAUSTED = "tick_cap_exhausted";
     /** The policy has its capacity in flight: the partition keeps its place at the front of the claim. */
     public static final String CAPACITY_FULL = "capacity_full";
+    /**
+     * The capacity has free slots, but not for this partition's lane: the other lanes keep the part of their
+     * minimums they do not lend, or the lane is at its borrowing limit (ADR 0047). It keeps its place, as for
+     * {@link #CAPACITY_FULL}.
+     */
+    public static final String LANE_LIMIT = "lane_limit";
     public static final String ADMISSION_FAILED = "admission_failed";
     public static final String GATE_PARAMETER_INVALID = "gate_parameter_invalid";
     public static final String INVALID_SETTINGS = "invalid_settings";
@@ -36,6 +42,6 @@ public record Denial(long partitionId, String policyName, String reason, Duratio
 
     /** Every reason a partition can be denied for: the gates' own, then the tick's. */
     public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
-            CAPACITY_FULL, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
+            CAPACITY_FULL, LANE_LIMIT, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
             NODE_THREADS_BUSY, COST_EXCEEDS_NODE);
 }

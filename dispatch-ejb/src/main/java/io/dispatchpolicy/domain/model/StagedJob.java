@@ -18,10 +18,15 @@ import java.time.Instant;
  * @param timeouts     the submission's own timeouts ({@code SubmitOption.timeout}, {@code progressTimeout}); none set: its policy's
  * @param cost         the batch threads it takes at its widest: the slots and tokens its admission takes (ADR 0035)
  * @param expiresAt    its deadline: not admitted by then, it expires (ADR 0036); null for none
+ * @param orderedAt    the instant it counts as submitted within its priority: staged, moved by its priority offset (ADR 0046)
  */
 public record StagedJob(long submissionId, String jobName, JobParameters parameters, String submittedBy, Instant stagedAt,
                         Long restartOf, int priority, Instant dueAt, int attempt, Long scheduleId, JobTimeouts timeouts,
-                        int cost, Instant expiresAt) {
+                        int cost, Instant expiresAt, Instant orderedAt) {
+
+    /** Admission order within a partition: higher priority first, then the earlier ordered, then the lower id. */
+    public static final java.util.Comparator<StagedJob> ADMISSION_ORDER = java.util.Comparator.comparingInt(StagedJob::priority).reversed()
+            .thenComparing(StagedJob::orderedAt).thenComparingLong(StagedJob::submissionId);
 
     /** Whether its deadline has passed at this time (epoch ms, the database's clock). */
     public boolean expiredAt(long nowMillis) {

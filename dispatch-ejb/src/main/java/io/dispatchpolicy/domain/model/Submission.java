@@ -14,14 +14,16 @@ package io.dispatchpolicy.domain.model;
  * @param tenant       who demotion rules count it for; null when it is counted for nobody
  * @param shard        the shard of its partition; {@code ""} when its policy is not sharded
  * @param cost         the batch threads it takes at its widest: the slots and tokens it takes (ADR 0035)
+ * @param offsetMillis how much earlier (positive) or later (negative) than its staging it is ordered within its
+ *                     priority (ADR 0046); 0 for none
  */
 public record Submission(String jobName, JobParameters parameters, String partitionKey, String lane, String contextJson, int priority,
-                         Long delayMillis, Long atMillis, String tenant, String shard, int cost) {
+                         Long delayMillis, Long atMillis, String tenant, String shard, int cost, long offsetMillis) {
 
     /** The same submission in another lane. */
     public Submission inLane(String otherLane) {
         return new Submission(jobName, parameters, partitionKey, otherLane, contextJson, priority, delayMillis, atMillis, tenant, shard,
-                cost);
+                cost, offsetMillis);
     }
 
     /** Scheduled for later rather than waiting now. */

@@ -32,6 +32,13 @@ public final class JsonCodec {
         return b.build().toString();
     }
 
+    /** A JSON array of strings. */
+    public static String writeStrings(java.util.List<String> values) {
+        jakarta.json.JsonArrayBuilder b = JSON.createArrayBuilder();
+        values.forEach(b::add);
+        return b.build().toString();
+    }
+
     /**
      * As {@link #write}, where values may also be maps of such values (a schedule's snapshot holds its
      * parameters as an object). Submissions use {@link #write}: a context holds scalars only.

@@ -18,7 +18,7 @@ class DemotedPlacementTest {
             new Demotion(7, Duration.ofSeconds(10), "slower"));
 
     private static Submission job(String tenant) {
-        return new Submission("j", JobParameters.of(new Properties()), "k", "default", "{}", 0, null, null, tenant, "", 1);
+        return new Submission("j", JobParameters.of(new Properties()), "k", "default", "{}", 0, null, null, tenant, "", 1, 0);
     }
 
     private static List<String> lanes(List<Submission> jobs) {

@@ -59,7 +59,7 @@ public class JobsResource {
     /** The prefix an {@code Idempotency-Key} gets as a uniqueness key, apart from the keys applications choose. */
     static final String IDEMPOTENCY_PREFIX = "idempotency-key:";
 
-    private static final Set<String> SUBMIT_FIELDS = Set.of("job", "parameters", "priority", "delay", "at", "lane", "cost", "timeout",
+    private static final Set<String> SUBMIT_FIELDS = Set.of("job", "parameters", "priority", "priorityOffset", "delay", "at", "lane", "cost", "timeout",
             "progressTimeout", "unique", "deadline", "expireAfter", "debounce");
 
     @Inject
@@ -136,7 +136,7 @@ public class JobsResource {
                 body.text("lane"), body.integer("cost"), body.duration("timeout"), body.duration("progressTimeout"),
                 uniqueKey, window, covers, body.instant("deadline"), body.duration("expireAfter"),
                 debounce == null ? null : debounce.text("key"), debounce == null ? null : debounce.duration("period"),
-                debounce == null ? null : debounce.duration("maxWait"));
+                debounce == null ? null : debounce.duration("maxWait"), body.duration("priorityOffset"));
         if (request.uniqueKey() == null && (request.uniqueWindow() != null || request.uniqueCovers() != null)) {
             throw Problem.badField("unique.key", "unique.key is required with unique");
         }

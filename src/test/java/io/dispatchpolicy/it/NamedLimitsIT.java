@@ -1,0 +1,110 @@
+package io.dispatchpolicy.it;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Named limits shared by several policies (ADR 0049): two policies on one limit of 5 per tenant and 8 in all, admitted
+ * by two tick workers at once, never go above either, and reach both; a refusal by one limit charges no other; a
+ * waiting partition says which limit holds it.
+ */
+class NamedLimitsIT extends EngineTest {
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    private long inFlight(String policy) {
+        return db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE policy_name = ?", policy);
+    }
+
+    @Test
+    void twoPoliciesOnOneLimitStayWithinFivePerTenantAndEightInAllUnderTwoWorkers() throws Exception {
+        await().atMost(Duration.ofSeconds(60)).until(() -> inFlight("it-limit-a") + inFlight("it-limit-b") == 0);
+        for (String tenant : List.of("t1", "t2", "t3")) {
+            stage("it-limit-a", tenant, 6, "sleepMs", "700");
+            stage("it-limit-b", tenant, 6, "sleepMs", "700");
+        }
+        List<long[]> samples = new CopyOnWriteArrayList<>();
+        // one statement per sample: one snapshot of every figure
+        int admitted = TickWorkers.run(executor, ticks, () -> false, Duration.ofSeconds(8), () -> samples.add(java.util.Arrays.stream(
+                db.strings("SELECT concat_ws(' ', coalesce(sum(cost) FILTER (WHERE limit_keys @> ARRAY['it-crm']), 0), "
+                        + "coalesce(sum(cost) FILTER (WHERE limit_keys @> ARRAY['it-crm/t1']), 0), "
+                        + "coalesce(sum(cost) FILTER (WHERE limit_keys @> ARRAY['it-crm/t2']), 0), "
+                        + "coalesce(sum(cost) FILTER (WHERE limit_keys @> ARRAY['it-crm/t3']), 0), "
+                        + "count(*) FILTER (WHERE policy_name IN ('it-limit-a', 'it-limit-b'))) FROM dispatch.inflight_jobs").get(0)
+                        .split(" ")).mapToLong(Long::parseLong).toArray()));
+
+        assertThat(admitted).as("all 36 jobs, in several waves").isEqualTo(36);
+        assertThat(samples).hasSizeGreaterThan(20);
+        assertThat(samples).as("never more than 8 in all").allMatch(s -> s[0] <= 8 && s[4] <= 8);
+        assertThat(samples).as("never more than 5 per tenant").allMatch(s -> s[1] <= 5 && s[2] <= 5 && s[3] <= 5);
+        assertThat(samples.stream().mapToLong(s -> s[0]).max().getAsLong()).as("the total reached").isEqualTo(8);
+        assertThat(samples.stream().mapToLong(s -> s[0] - s[4]).max().getAsLong()).as("the keys count exactly the in-flight jobs")
+                .isZero();
+    }
+
+    @Test
+    void aWaitingPartitionNamesTheLimitAndARefusalByOneLimitChargesNoOther() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> inFlight("it-limit-c") == 0);
+        db.update("DELETE FROM dispatch.limit_state WHERE limit_name IN ('it-rated', 'it-single')");
+        stage("it-limit-c", "solo", 3, "sleepMs", "3000");
+        ticks.iterate();
+        assertThat(inFlight("it-limit-c")).as("it-single allows one").isEqualTo(1);
+        assertThat(db.strings("SELECT round(tokens)::text FROM dispatch.limit_state WHERE limit_name = 'it-rated'"))
+                .as("the one admitted took one token of 100").containsExactly("99");
+        db.update("UPDATE dispatch.limit_state SET tokens = 50, counted_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint "
+                + "WHERE limit_name = 'it-rated'");
+
+        ticks.iterate();
+        assertThat(inFlight("it-limit-c")).isEqualTo(1);
+        assertThat(column("last_deny_reason", "it-limit-c", "solo")).isEqualTo("limit_full:it-single");
+        assertThat(db.strings("SELECT floor(tokens)::text FROM dispatch.limit_state WHERE limit_name = 'it-rated'"))
+                .as("refused by it-single, nothing taken from it-rated").containsExactly("50");
+
+        // the Limits page's figures
+        io.dispatchpolicy.console.monitoring.LimitView single = monitoring.limits().stream().filter(l -> l.name().equals("it-single"))
+                .findFirst().orElseThrow();
+        assertThat(single.values()).isEqualTo("1 in flight in all");
+        assertThat(single.policies()).containsExactly("it-limit-c");
+        assertThat(single.inFlight()).isEqualTo(1);
+        io.dispatchpolicy.console.monitoring.LimitView crm = monitoring.limits().stream().filter(l -> l.name().equals("it-crm"))
+                .findFirst().orElseThrow();
+        assertThat(crm.values()).isEqualTo("5 in flight per tenant · 8 in flight in all");
+        assertThat(crm.policies()).containsExactly("it-limit-a", "it-limit-b");
+    }
+
+    @jakarta.inject.Inject
+    io.dispatchpolicy.console.monitoring.Monitoring monitoring;
+
+    @jakarta.inject.Inject
+    io.dispatchpolicy.policy.PolicyRegistry registry;
+
+    @Test
+    void aPolicysLimitsAreReplacedLiveAndANameNoLimitHasHoldsThePolicyNamingTheProperty() {
+        assertThat(registry.effective("it-limit-c").limits()).extracting(io.dispatchpolicy.spi.Limit::name)
+                .containsExactly("it-rated", "it-single");
+        set("dispatch.policy.it-limit-c.limits", "it-crm");
+        assertThat(registry.effective("it-limit-c").limits()).extracting(io.dispatchpolicy.spi.Limit::name).containsExactly("it-crm");
+        set("dispatch.limit.it-crm.total-concurrency", "12");
+        assertThat(registry.effective("it-limit-c").limits().get(0).totalConcurrency()).as("a limit's value, live").isEqualTo(12);
+        set("dispatch.policy.it-limit-c.limits", "it-crm,it-nope");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> registry.effective("it-limit-c"))
+                .isInstanceOf(io.dispatchpolicy.config.InvalidSettingException.class)
+                .hasMessageStartingWith("Invalid value 'it-crm,it-nope' for dispatch.policy.it-limit-c.limits: expected the names of "
+                        + "declared limits [it-crm, it-rated, it-single]");
+        set("dispatch.limit.it-crm.total-concurrency", "0");
+        set("dispatch.policy.it-limit-c.limits", "none");
+        assertThat(registry.effective("it-limit-c").limits()).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> registry.effective("it-limit-a"))
+                .isInstanceOf(io.dispatchpolicy.config.InvalidSettingException.class)
+                .hasMessage("Invalid value '0' for dispatch.limit.it-crm.total-concurrency: expected a whole number >= 1");
+    }
+}
