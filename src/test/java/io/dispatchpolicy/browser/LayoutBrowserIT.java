@@ -93,6 +93,7 @@ class LayoutBrowserIT extends BrowserTest {
         pages.put("schedule", "schedule.xhtml?name=it-declared");
         pages.put("schedule-form", "schedule-form.xhtml");
         pages.put("audit", "audit.xhtml");
+        pages.put("limits", "limits.xhtml");
         List<String> problems = new ArrayList<>();
         java.nio.file.Path log = java.nio.file.Path.of("target/server/standalone/log/server.log");
         long logBefore = java.nio.file.Files.exists(log) ? java.nio.file.Files.size(log) : 0;

@@ -233,7 +233,7 @@ class WriteApiIT extends EngineTest {
             "DELETE /api/schedules/{name}", "POST /api/schedules/{name}/enable", "POST /api/schedules/{name}/disable",
             "POST /api/schedules/{name}/skip", "POST /api/schedules/{name}/run",
             "POST /api/bulk-actions/preview", "POST /api/bulk-actions", "GET /api/bulk-actions", "GET /api/bulk-actions/{id}",
-            "POST /api/bulk-actions/{id}/cancel", "GET /api/webhooks"));
+            "POST /api/bulk-actions/{id}/cancel", "GET /api/webhooks", "GET /api/limits"));
 
     @Test
     void theOpenApiDocumentListsEveryOperationWithItsSecurity() {
