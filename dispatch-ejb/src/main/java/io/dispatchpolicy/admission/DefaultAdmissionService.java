@@ -131,11 +131,10 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         Admitted admitted = new Admitted(job.get().submissionId(), create(job.get()), job.get().jobName());
         // it never was in the waiting set (pending 0) and passed no gate (no gate state, decayed admits unchanged)
+        EffectivePolicy policy = heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null);
         record(List.of(new Admission(lock.get(), new AdmissionRepository.Recording(admitting(due.partitionId(), lock.get()),
-                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null,
-                timeoutsOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), List.of(job.get())),
-                usageHalfLife(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null)),
-                limitKeysOf(heldPolicies.effectiveIfDeclared(lock.get().policyName()).orElse(null), lock.get())))));
+                List.of(admitted), List.of(job.get()), 0, null, null, 0, null, null, timeoutsOf(policy, List.of(job.get())),
+                usageHalfLife(policy), limitKeysOf(policy, lock.get())))));
         return true;
     }
 
@@ -301,9 +300,10 @@ public class DefaultAdmissionService implements AdmissionService {
             return Allowed.not(AdmissionOutcome.SKIPPED);
         }
         List<ResolvedGate> gates;
+        Map<String, Object> context = JsonCodec.readScalars(locked.contextJson()); // the gates' and the shared limits'
         try {
             gates = policy.withGateOverrides(OverrideCodec.read(locked.overridesJson()).inForce(locked.nowMillis()))
-                    .resolveGates(JsonCodec.readScalars(locked.contextJson()));
+                    .resolveGates(context);
         } catch (GateParameterException e) {
             return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
         }
@@ -339,7 +339,6 @@ public class DefaultAdmissionService implements AdmissionService {
         if (!policy.limits().isEmpty()) {
             // shared limits (ADR 0049): locked last — after the partition and the capacity, keys in their own order —
             // and only when everything else allows, so a refusal elsewhere takes no limit's lock
-            Map<String, Object> context = JsonCodec.readScalars(locked.contextJson());
             List<SharedLimits.Key> keys;
             try {
                 keys = SharedLimits.keys(policy.limits(), context);

@@ -82,20 +82,30 @@ public class LimitRegistry {
      * @throws InvalidSettingException naming the property whose value names no limit or cannot be used
      */
     public List<Limit> referencedBy(Policy p) {
+        List<String> names = namesReferencedBy(p);
+        List<Limit> limits = new ArrayList<>(names.size());
+        names.forEach(name -> limits.add(limit(name).orElseThrow()));
+        return limits;
+    }
+
+    /**
+     * The names of the limits the policy references now, without reading their values.
+     *
+     * @throws InvalidSettingException naming the property whose value names no limit
+     */
+    public List<String> namesReferencedBy(Policy p) {
         String property = PolicySettings.PREFIX + p.name() + ".limits";
         Optional<String> text = settings.raw(property).map(String::strip);
         List<String> names = text.isEmpty() ? p.limits()
                 : text.get().isEmpty() || text.get().equalsIgnoreCase("none") ? List.of()
                 : Arrays.stream(text.get().split(",")).map(String::strip).toList();
-        List<Limit> limits = new ArrayList<>(names.size());
         for (String name : names) {
             if (!byName.containsKey(name)) {
                 throw new InvalidSettingException(text.isPresent() ? property : PREFIX + name, text.orElse(name),
                         "the names of declared limits " + byName.keySet());
             }
-            limits.add(limit(name).orElseThrow());
         }
-        return limits;
+        return names;
     }
 
     /** What is wrong with the references of every policy's declaration: a name no limit has. Null when nothing. */
@@ -147,11 +157,11 @@ public class LimitRegistry {
     }
 
     private Integer count(String property, Integer declared) {
-        Optional<String> raw = settings.raw(property).map(String::strip);
-        if (raw.isEmpty()) {
+        if (settings.raw(property).isEmpty()) {
             return declared;
         }
-        return settings.optionalPositiveInt(property).isPresent() ? Integer.valueOf(settings.optionalPositiveInt(property).getAsInt()) : null;
+        java.util.OptionalInt value = settings.optionalPositiveInt(property); // "none" removes the declared value
+        return value.isPresent() ? Integer.valueOf(value.getAsInt()) : null;
     }
 
     private Double number(String property, Double declared) {

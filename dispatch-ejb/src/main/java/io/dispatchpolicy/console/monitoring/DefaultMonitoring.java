@@ -100,17 +100,18 @@ public class DefaultMonitoring implements Monitoring {
     public List<LimitView> limits() {
         java.util.Map<String, Long> inFlight = repository.limitInFlight();
         java.util.Map<String, Double> tokens = repository.limitTokens();
+        java.util.Map<String, List<String>> usersByLimit = new java.util.HashMap<>();
+        for (String policy : policyNames()) { // sorted, so each limit's users are
+            try {
+                registry.named(policy).map(limitRegistry::namesReferencedBy).orElse(List.of())
+                        .forEach(limit -> usersByLimit.computeIfAbsent(limit, k -> new ArrayList<>()).add(policy));
+            } catch (io.dispatchpolicy.config.InvalidSettingException e) {
+                // a policy whose references cannot be read is held; the Policies page says why
+            }
+        }
         List<LimitView> views = new ArrayList<>();
         for (String name : limitRegistry.names()) {
-            List<String> users = new ArrayList<>();
-            for (String policy : policyNames()) {
-                try {
-                    registry.named(policy).map(limitRegistry::referencedBy).filter(ls -> ls.stream().anyMatch(l -> l.name().equals(name)))
-                            .ifPresent(ls -> users.add(policy));
-                } catch (io.dispatchpolicy.config.InvalidSettingException e) {
-                    // a policy whose references cannot be read is held; the Policies page says why
-                }
-            }
+            List<String> users = usersByLimit.getOrDefault(name, List.of());
             String values;
             try {
                 values = describe(limitRegistry.limit(name).orElseThrow());
