@@ -52,6 +52,35 @@ class NamedLimitsIT extends EngineTest {
     }
 
     @Test
+    void aLimitLoweredWhileTwoWorkersAdmitHoldsFromTheNextAdmissionOnAndPreemptsNothing() throws Exception {
+        await().atMost(Duration.ofSeconds(60)).until(() -> inFlight("it-limit-a") + inFlight("it-limit-b") == 0);
+        for (String tenant : List.of("r1", "r2")) {
+            stage("it-limit-a", tenant, 8, "sleepMs", "600");
+            stage("it-limit-b", tenant, 8, "sleepMs", "600");
+        }
+        long start = System.nanoTime();
+        java.util.concurrent.atomic.AtomicLong loweredAt = new java.util.concurrent.atomic.AtomicLong();
+        List<long[]> samples = new CopyOnWriteArrayList<>(); // {nanos since lowered (negative before), in flight under it-crm}
+        TickWorkers.run(executor, ticks, () -> false, Duration.ofSeconds(5), () -> {
+            long inAll = Long.parseLong(db.strings("SELECT coalesce(sum(cost), 0)::text FROM dispatch.inflight_jobs "
+                    + "WHERE limit_keys @> ARRAY['it-crm']").get(0));
+            if (loweredAt.get() == 0 && System.nanoTime() - start > Duration.ofMillis(1500).toNanos() && inAll >= 6) {
+                set("dispatch.limit.it-crm.total-concurrency", "3"); // the operator's edit, while both workers admit
+                loweredAt.set(System.nanoTime());
+            }
+            samples.add(new long[] {loweredAt.get() == 0 ? -1 : System.nanoTime() - loweredAt.get(), inAll});
+        });
+
+        assertThat(loweredAt.get()).as("lowered while 6 or more were in flight").isPositive();
+        assertThat(samples).as("never above 8 in all").allMatch(x -> x[1] <= 8);
+        // jobs of 600 ms: a second after the edit every job admitted before it has ended, and none was admitted past 3
+        assertThat(samples.stream().filter(x -> x[0] > Duration.ofMillis(1000).toNanos())).as("after the edit")
+                .isNotEmpty().allMatch(x -> x[1] <= 3);
+        assertThat(samples.stream().filter(x -> x[0] > Duration.ofMillis(1000).toNanos()).mapToLong(x -> x[1]).max().getAsLong())
+                .as("and the lowered limit is still used").isEqualTo(3);
+    }
+
+    @Test
     void aWaitingPartitionNamesTheLimitAndARefusalByOneLimitChargesNoOther() {
         await().atMost(Duration.ofSeconds(60)).until(() -> inFlight("it-limit-c") == 0);
         db.update("DELETE FROM dispatch.limit_state WHERE limit_name IN ('it-rated', 'it-single')");
