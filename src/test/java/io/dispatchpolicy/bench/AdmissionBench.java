@@ -873,11 +873,13 @@ class AdmissionBench extends BenchSupport {
                 }
                 analyzeJBeret();
                 analyzeEngine();
+                Statements profile = Statements.start(jdbc);
                 long since = maxExecutionId();
                 long start = System.currentTimeMillis();
                 tick(true);
                 awaitCount(() -> executionsSince(true, job, since, 20_000), 20_000, Duration.ofMinutes(6), Duration.ofSeconds(1));
                 rates.computeIfAbsent(job, k -> new ArrayList<>()).add(perMilli(20_000, start, lastMillis("endtime", job, since)));
+                profile.write(benchDir().resolve("statements-" + job + "-round-" + (round + 1) + ".txt"), 20_000);
                 tick(false);
             }
         }

@@ -51,6 +51,40 @@ class NamedLimitsIT extends EngineTest {
                 .isZero();
     }
 
+    /** Partitions of a limit policy are admitted in groups: the limits are reckoned across the group (issue 38). */
+    @Test
+    void tenTenantsAdmittedTogetherTakeExactlyWhatTheTotalLeavesAndTheRestNameTheLimit() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM dispatch.inflight_jobs") == 0);
+        for (int t = 1; t <= 10; t++) {
+            stage("it-limit-a", "g" + t, 3, "sleepMs", "4000");
+        }
+        ticks.iterate();
+        assertThat(inFlight("it-limit-a")).as("8 in all, from one iteration").isEqualTo(8);
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'it-limit-a' AND partition_key LIKE 'g%' "
+                + "AND total_admitted > 0")).as("two tenants took 3, a third the 2 left").isEqualTo(3);
+        assertThat(db.strings("SELECT string_agg(DISTINCT last_deny_reason, ',') FROM dispatch.partitions "
+                + "WHERE policy_name = 'it-limit-a' AND partition_key LIKE 'g%' AND total_admitted = 0")).containsExactly("limit_full:it-crm");
+        assertThat(db.count("SELECT count(*) FROM dispatch.partitions WHERE policy_name = 'it-limit-a' AND partition_key LIKE 'g%' "
+                + "AND total_admitted = 0 AND last_deny_reason = 'limit_full:it-crm'")).isEqualTo(7);
+    }
+
+    /**
+     * A group reserves a slot per job; jobs costing three that would pass the total together (3 + 3 + 3 > 8) are
+     * found once taken, and the group is admitted one partition at a time instead: 6 in flight, never 9.
+     */
+    @Test
+    void costlyJobsAdmittedTogetherNeverPassTheTotal() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM dispatch.inflight_jobs") == 0);
+        for (int t = 1; t <= 4; t++) {
+            stage("it-limit-a", "c" + t, 2, new io.dispatchpolicy.api.SubmitOption[] {io.dispatchpolicy.api.SubmitOption.cost(3)},
+                    "sleepMs", "4000");
+        }
+        ticks.iterate();
+        assertThat(db.count("SELECT coalesce(sum(cost), 0) FROM dispatch.inflight_jobs WHERE limit_keys @> ARRAY['it-crm']"))
+                .as("two jobs of 3; a third would make 9").isEqualTo(6);
+        assertThat(inFlight("it-limit-a")).isEqualTo(2);
+    }
+
     @Test
     void aLimitLoweredWhileTwoWorkersAdmitHoldsFromTheNextAdmissionOnAndPreemptsNothing() throws Exception {
         await().atMost(Duration.ofSeconds(60)).until(() -> inFlight("it-limit-a") + inFlight("it-limit-b") == 0);
@@ -98,15 +132,24 @@ class NamedLimitsIT extends EngineTest {
         assertThat(db.strings("SELECT floor(tokens)::text FROM dispatch.limit_state WHERE limit_name = 'it-rated'"))
                 .as("refused by it-single, nothing taken from it-rated").containsExactly("50");
 
+        // the Denials page's filter offers each limit's reasons, and finds the partition by one
+        assertThat(monitoring.denialReasons()).contains("quota_exhausted", "lane_limit", "limit_full:it-crm", "limit_throttled:it-crm",
+                "limit_full:it-single", "limit_throttled:it-single").doesNotHaveDuplicates();
+        assertThat(monitoring.deniedNow(null, "limit_full:it-single", "solo")).extracting(d -> d.policyName() + "/" + d.partitionKey())
+                .containsExactly("it-limit-c/solo");
+        assertThat(monitoring.deniedNow(null, "limit_full:it-crm", "solo")).isEmpty();
+
         // the Limits page's figures
         io.dispatchpolicy.console.monitoring.LimitView single = monitoring.limits().stream().filter(l -> l.name().equals("it-single"))
                 .findFirst().orElseThrow();
         assertThat(single.values()).isEqualTo("1 in flight in all");
+        assertThat(single.perKey()).as("totals only: no per-key table").isNull();
         assertThat(single.policies()).containsExactly("it-limit-c");
         assertThat(single.inFlight()).isEqualTo(1);
         io.dispatchpolicy.console.monitoring.LimitView crm = monitoring.limits().stream().filter(l -> l.name().equals("it-crm"))
                 .findFirst().orElseThrow();
         assertThat(crm.values()).isEqualTo("5 in flight per tenant · 8 in flight in all");
+        assertThat(crm.perKey()).isEqualTo("tenant");
         assertThat(crm.policies()).containsExactly("it-limit-a", "it-limit-b");
     }
 

@@ -71,6 +71,10 @@ public class AdmissionRepository {
                        clock_timestamp(), b.priority, b.attempt, b.run_timeout_ms, b.progress_timeout_ms, b.cost, args.usage_half_life,
                        args.limit_keys
                   FROM batch b JOIN args ON args.partition_id = b.partition_id, node),
+            limit_keys AS (
+                -- the keys its shared limits count it under (ADR 0049; V44), gone with the in-flight row
+                INSERT INTO dispatch.inflight_limit_keys (limit_key, execution_id)
+                SELECT DISTINCT k, b.execution_id FROM batch b JOIN args ON args.partition_id = b.partition_id, unnest(args.limit_keys) AS k),
             gate AS (
                 UPDATE dispatch.partitions g
                    SET gate_state = coalesce(args.gate_state, g.gate_state),

@@ -43,8 +43,8 @@ public interface AdmissionService {
      * As {@link #admit} for several partitions outside lanes of a policy without a capacity, in one
      * transaction: their rows are locked together (any held by another transaction is skipped), then each
      * is admitted as {@code admit} would, up to {@code jobs} and {@code slots} each. A failure rolls them all back; so does a
-     * group whose jobs together need more than {@code room}, before JBeret's rows are written
-     * ({@link RoomExceeded}: the caller admits them one by one).
+     * group whose jobs together need more than {@code room}, or pass a shared limit, before JBeret's rows are
+     * written ({@link GroupDoesNotFit}: the caller admits them one by one).
      *
      * @return one outcome per partition, in their order
      * @throws JobAdmissionException when one staged job cannot be admitted (nothing is admitted)
@@ -52,14 +52,15 @@ public interface AdmissionService {
     List<AdmissionOutcome> admitTogether(List<ClaimedPartition> partitions, EffectivePolicy policy, int jobs, int slots, int room);
 
     /**
-     * A group's jobs together need more of the node's threads than were free: nothing of the group was
-     * admitted. An application exception, so the container rolls back and hands it over as it is (a
-     * system exception would be logged as an EJB failure): it is not one.
+     * A group's jobs together need more of the node's threads than were free, or more of a shared limit than it
+     * leaves (costly jobs taken beyond their share): nothing of the group was admitted. An application exception,
+     * so the container rolls back and hands it over as it is (a system exception would be logged as an EJB
+     * failure): it is not one.
      */
     @jakarta.ejb.ApplicationException(rollback = true)
-    final class RoomExceeded extends RuntimeException {
-        public RoomExceeded(int needed, int room) {
-            super("the group's jobs need " + needed + " threads, " + room + " are free", null, false, false);
+    final class GroupDoesNotFit extends RuntimeException {
+        public GroupDoesNotFit(String why) {
+            super(why, null, false, false);
         }
     }
 

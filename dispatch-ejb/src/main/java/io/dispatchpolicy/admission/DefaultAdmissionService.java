@@ -5,6 +5,7 @@ import io.dispatchpolicy.domain.gate.AdaptiveCap;
 import io.dispatchpolicy.domain.gate.DecayedAdmits;
 import io.dispatchpolicy.domain.gate.GateCheck;
 import io.dispatchpolicy.domain.gate.GatePipeline;
+import io.dispatchpolicy.domain.gate.GroupLimits;
 import io.dispatchpolicy.domain.gate.SharedLimits;
 import io.dispatchpolicy.domain.gate.ResolvedGate;
 import io.dispatchpolicy.domain.gate.CalendarQuota;
@@ -155,9 +156,10 @@ public class DefaultAdmissionService implements AdmissionService {
     @Override
     public List<AdmissionOutcome> admitTogether(List<ClaimedPartition> claimed, EffectivePolicy policy, int jobs, int slots,
                                                 int room) {
-        if (policy.capacity().isPresent() || !policy.limits().isEmpty() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
-            // the capacity's lock (and shared limits') is taken after a partition's, and a lane row locks its key's
-            // gate row first: neither order holds for several partitions locked together
+        if (policy.capacity().isPresent() || claimed.stream().anyMatch(p -> !p.lane().isEmpty())) {
+            // the capacity's lock is taken after a partition's, and a lane row locks its key's gate row first:
+            // neither order holds for several partitions locked together (shared limits' does: every key of the
+            // group is locked in one statement once all its partitions are, see limited)
             throw new IllegalArgumentException("Only partitions outside lanes of a policy without a capacity are admitted together");
         }
         Map<Long, LockedPartition> locked = partitions.lockTogether(claimed.stream().map(ClaimedPartition::id).toList());
@@ -188,6 +190,9 @@ public class DefaultAdmissionService implements AdmissionService {
                 allowed.put(e.getKey(), a);
             }
         }
+        // a group reads the keys without their locks and takes them only before recording, on what it took (below)
+        boolean lockLate = locked.size() > 1;
+        GroupLimits limits = policy.limits().isEmpty() || allowed.isEmpty() ? null : limited(policy, allowed, slots, outcomes, !lockLate);
         if (allowed.isEmpty()) {
             return outcomes;
         }
@@ -205,9 +210,10 @@ public class DefaultAdmissionService implements AdmissionService {
         }
         if (needed > room) {
             // only a group can get here (each partition's take stays within the room): admitted one by one instead
-            throw new AdmissionService.RoomExceeded(needed, room);
+            throw new AdmissionService.GroupDoesNotFit("the group's jobs need " + needed + " threads, " + room + " are free");
         }
         List<Admission> admissions = new ArrayList<>();
+        List<GroupLimits.Use> uses = new ArrayList<>();
         for (Map.Entry<Long, Allowed> e : allowed.entrySet()) {
             long partitionId = e.getKey();
             Allowed a = e.getValue();
@@ -219,9 +225,8 @@ public class DefaultAdmissionService implements AdmissionService {
             // a job past its deadline is recorded EXPIRED, not started (prepare): it takes no slot, no token
             int used = slotsOf(jobs) - slotsOf(expired(jobs, a.locked().nowMillis()));
             seedAdaptive(a.locked().gateId(), a.gates());
-            if (a.limits() != null && used > 0) {
-                limitRows.charge(SharedLimits.charged(a.limits().limits(), a.limits().context(), a.limits().held(),
-                        a.locked().nowMillis(), used));
+            if (limits != null && used > 0) {
+                uses.add(new GroupLimits.Use(a.context(), a.locked().nowMillis(), used));
             }
             Map<String, TokenBucket.State> charged = new HashMap<>(a.buckets());
             charged.putAll(a.evaluation().charged(used));
@@ -239,8 +244,80 @@ public class DefaultAdmissionService implements AdmissionService {
             List<StagedJob> admittedJobs = admission.recording().jobs();
             outcomes.put(partitionId, AdmissionOutcome.admitted(admittedJobs.size(), slotsOf(admittedJobs)));
         }
+        if (limits != null && !uses.isEmpty()) {
+            chargeLimits(policy, lockLate ? null : limits, uses);
+        }
         record(admissions);
         return outcomes;
+    }
+
+    /**
+     * Charges the shared limits with what the transaction's partitions took, in their order. A group locks the keys
+     * only now, so the locks of a limit every admission of its policies shares (its total) are held from here to the
+     * commit, not through the take and JBeret's rows (benchmark run 42); what it took is checked on the keys as
+     * locked, and a group that would pass a limit — another node or worker took slots since the unlocked read, or
+     * costlier jobs took more than their slot each — is rolled back and admitted one partition at a time, each locking
+     * first. The lock order is unchanged: every key after every partition.
+     *
+     * @param locked the keys as locked before the take, for a single partition; null for a group
+     */
+    private void chargeLimits(EffectivePolicy policy, GroupLimits locked, List<GroupLimits.Use> uses) {
+        GroupLimits limits = locked;
+        if (limits == null) {
+            java.util.TreeSet<SharedLimits.Key> keys = new java.util.TreeSet<>(SharedLimits.Key.LOCK_ORDER);
+            uses.forEach(use -> keys.addAll(SharedLimits.keys(policy.limits(), use.context())));
+            limits = new GroupLimits(policy.limits(), limitRows.lockAndRead(List.copyOf(keys)));
+            limits.passedBy(uses).ifPresent(limit -> {
+                throw new AdmissionService.GroupDoesNotFit("the group's jobs would pass " + limit);
+            });
+        }
+        Map<SharedLimits.Key, TokenBucket.State> buckets = new HashMap<>();
+        for (GroupLimits.Use use : uses) {
+            buckets.putAll(limits.charge(use.context(), use.nowMillis(), use.slots()));
+        }
+        limitRows.charge(buckets);
+    }
+
+    /**
+     * Shared limits (ADR 0049), once every partition's gates (and capacity) allow: the keys of all of them are read in
+     * one statement — locked, in their lock order, after the partitions, for a single partition; unlocked for a group,
+     * which locks them once it has taken its jobs (chargeLimits) — and only when everything else allows, so a refusal
+     * elsewhere takes no limit's lock. Each partition is then checked in turn against what the keys hold plus what the
+     * partitions before it may take (a slot per job). A partition a limit refuses leaves {@code allowed} with its
+     * outcome; the others' slots are lowered to what the limits leave them.
+     *
+     * @return the keys as read, to reserve on and, for a single partition, to charge the admitted jobs to
+     */
+    private GroupLimits limited(EffectivePolicy policy, Map<Long, Allowed> allowed, int slots, Map<Long, AdmissionOutcome> outcomes,
+                                boolean lock) {
+        java.util.TreeSet<SharedLimits.Key> keys = new java.util.TreeSet<>(SharedLimits.Key.LOCK_ORDER);
+        for (Map.Entry<Long, Allowed> e : List.copyOf(allowed.entrySet())) {
+            try {
+                keys.addAll(SharedLimits.keys(policy.limits(), e.getValue().context()));
+            } catch (IllegalArgumentException bad) {
+                allowed.remove(e.getKey());
+                outcomes.put(e.getKey(), AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
+            }
+        }
+        if (allowed.isEmpty()) {
+            return null;
+        }
+        GroupLimits limits = new GroupLimits(policy.limits(),
+                lock ? limitRows.lockAndRead(List.copyOf(keys)) : limitRows.read(List.copyOf(keys)));
+        for (Map.Entry<Long, Allowed> e : List.copyOf(allowed.entrySet())) {
+            Allowed a = e.getValue();
+            // reserved as if its jobs cost a slot each (most do); costlier ones are checked once taken (passedBy)
+            GroupLimits.Reservation reserved = limits.reserve(a.context(), a.locked().nowMillis(),
+                    Math.min(a.jobs(), Math.min(slots, a.slots())));
+            GateCheck check = reserved.check();
+            if (check.denied()) {
+                allowed.remove(e.getKey());
+                outcomes.put(e.getKey(), AdmissionOutcome.denied(check.reason(), check.retryAfter()));
+            } else {
+                allowed.put(e.getKey(), a.limitedBy(reserved));
+            }
+        }
+        return limits;
     }
 
     /** The slots jobs take: the sum of their costs. */
@@ -277,8 +354,7 @@ public class DefaultAdmissionService implements AdmissionService {
         if (a.capacityFree() < need) {
             return Optional.of(AdmissionOutcome.denied(a.capacityReason(), Duration.ZERO));
         }
-        GateCheck limited = a.limits() == null ? GateCheck.allow(need)
-                : SharedLimits.check(a.limits().limits(), a.limits().context(), a.limits().held(), a.locked().nowMillis(), need);
+        GateCheck limited = a.limits() == null ? GateCheck.allow(need) : a.limits().forJobOf(need);
         if (limited.denied()) {
             return Optional.of(AdmissionOutcome.denied(limited.reason(), limited.retryAfter()));
         }
@@ -290,6 +366,7 @@ public class DefaultAdmissionService implements AdmissionService {
      * when the policy has one, is locked and counted here, after the partition's lock (every admission
      * locks in this order) and only when the gates allow: it is held for the rest of the transaction,
      * which admits only this partition (partitions of a policy with a capacity are not admitted together).
+     * Shared limits come after, for all the transaction's partitions at once (limited).
      */
     private Allowed allow(LockedPartition locked, EffectivePolicy policy, int atMost, int room) {
         if (locked.paused()) {
@@ -335,25 +412,7 @@ public class DefaultAdmissionService implements AdmissionService {
             }
             allowed = (int) Math.min(allowed, capacityFree);
         }
-        LimitHold limits = null;
-        if (!policy.limits().isEmpty()) {
-            // shared limits (ADR 0049): locked last — after the partition and the capacity, keys in their own order —
-            // and only when everything else allows, so a refusal elsewhere takes no limit's lock
-            List<SharedLimits.Key> keys;
-            try {
-                keys = SharedLimits.keys(policy.limits(), context);
-            } catch (IllegalArgumentException e) {
-                return Allowed.not(AdmissionOutcome.denied(GateParameterException.REASON, BAD_PARAMETER_BACKOFF));
-            }
-            Map<SharedLimits.Key, SharedLimits.Held> held = limitRows.lockAndRead(keys);
-            GateCheck check = SharedLimits.check(policy.limits(), context, held, locked.nowMillis(), 1);
-            if (check.denied()) {
-                return Allowed.not(AdmissionOutcome.denied(check.reason(), check.retryAfter()));
-            }
-            allowed = (int) Math.min(allowed, check.allowed());
-            limits = new LimitHold(policy.limits(), context, held);
-        }
-        return new Allowed(null, locked, jobs, allowed, capacityFree, full, limits, gates, inFlight, buckets, adaptiveStates, evaluation);
+        return new Allowed(null, locked, jobs, allowed, capacityFree, full, context, null, gates, inFlight, buckets, adaptiveStates, evaluation);
     }
 
     /**
@@ -361,16 +420,18 @@ public class DefaultAdmissionService implements AdmissionService {
      * gates, capacity and the node's room allow together; or its outcome.
      */
     private record Allowed(AdmissionOutcome outcome, LockedPartition locked, int jobs, int slots, long capacityFree,
-                           String capacityReason, LimitHold limits, List<ResolvedGate> gates, long inFlight, Map<String, TokenBucket.State> buckets,
+                           String capacityReason, Map<String, Object> context, GroupLimits.Reservation limits,
+                           List<ResolvedGate> gates, long inFlight, Map<String, TokenBucket.State> buckets,
                            Map<String, AdaptiveCap.State> adaptiveStates, GatePipeline.Evaluation evaluation) {
         static Allowed not(AdmissionOutcome outcome) {
-            return new Allowed(outcome, null, 0, 0, 0, null, null, null, 0, null, null, null);
+            return new Allowed(outcome, null, 0, 0, 0, null, null, null, null, 0, null, null, null);
         }
-    }
 
-    /** The shared limits an admission holds locked: the policy's limits, the partition's context, each key as read. */
-    private record LimitHold(List<io.dispatchpolicy.spi.Limit> limits, Map<String, Object> context,
-                             Map<SharedLimits.Key, SharedLimits.Held> held) {
+        /** Its slots lowered to what the shared limits left it. */
+        Allowed limitedBy(GroupLimits.Reservation reserved) {
+            return new Allowed(outcome, locked, jobs, (int) Math.min(slots, reserved.check().allowed()), capacityFree, capacityReason,
+                    context, reserved, gates, inFlight, buckets, adaptiveStates, evaluation);
+        }
     }
 
     /** A partition's admission in this transaction: its row as locked, and what is recorded of it. */

@@ -34,10 +34,17 @@ public class LimitRepository {
                FOR UPDATE OF s
             """);
 
+    private static final Sql READ = Sql.of("""
+            SELECT s.limit_name, s.limit_key, s.tokens, s.counted_at
+              FROM dispatch.limit_state s JOIN unnest(:names::text[], :keys::text[]) AS w(n, k) ON s.limit_name = w.n AND s.limit_key = w.k
+            """);
+
     // After the lock, a statement of its own: in READ COMMITTED its snapshot includes every admission that held the
-    // lock before (as the capacity's count, CapacityRepository). Off inflight_jobs_limit_keys_idx.
+    // lock before (as the capacity's count, CapacityRepository). Off inflight_limit_keys' primary key (V44).
     private static final Sql IN_FLIGHT = Sql.of("""
-            SELECT k, (SELECT coalesce(sum(f.cost), 0) FROM dispatch.inflight_jobs f WHERE f.limit_keys @> ARRAY[k])
+            SELECT k, (SELECT coalesce(sum(f.cost), 0)
+                         FROM dispatch.inflight_limit_keys l JOIN dispatch.inflight_jobs f ON f.execution_id = l.execution_id
+                        WHERE l.limit_key = k)
               FROM unnest(:encoded::text[]) AS k
             """);
 
@@ -52,11 +59,25 @@ public class LimitRepository {
 
     /** Locks the keys' rows (created when new) for the rest of the transaction and reads them. */
     public Map<SharedLimits.Key, SharedLimits.Held> lockAndRead(List<SharedLimits.Key> keys) {
+        return read(keys, LOCK);
+    }
+
+    /**
+     * Reads the keys' rows as last committed, without their locks: what a group reserves on before it takes its
+     * jobs; it locks them before it records (DefaultAdmissionService#chargeLimits). A key without a row reads as new.
+     */
+    public Map<SharedLimits.Key, SharedLimits.Held> read(List<SharedLimits.Key> keys) {
+        return read(keys, READ);
+    }
+
+    private Map<SharedLimits.Key, SharedLimits.Held> read(List<SharedLimits.Key> keys, Sql rows) {
         Params names = Params.of().texts("names", keys.stream().map(SharedLimits.Key::limit).toList())
                 .texts("keys", keys.stream().map(SharedLimits.Key::key).toList());
-        jdbc.update(CREATE, names);
+        if (rows == LOCK) {
+            jdbc.update(CREATE, names);
+        }
         Map<SharedLimits.Key, TokenBucket.State> buckets = new HashMap<>();
-        jdbc.query(LOCK, names, rs -> {
+        jdbc.query(rows, names, rs -> {
             double tokens = rs.getDouble(3);
             boolean none = rs.wasNull();
             long at = rs.getLong(4);

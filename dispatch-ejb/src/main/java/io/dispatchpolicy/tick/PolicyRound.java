@@ -67,7 +67,7 @@ final class PolicyRound {
                               Admitter admitter) {
         int batch = policy.admissionBatchSize();
         TickBudget budget = new TickBudget(left, ordered.size());
-        if (!budget.limited() && policy.limits().isEmpty() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
+        if (!budget.limited() && ordered.stream().allMatch(p -> p.lane().isEmpty())) {
             return inGroups(policy, ordered, admitter.shareOfRoom(ordered, batch), batch, admitter);
         }
         Map<Long, Integer> admittedBy = new HashMap<>();
@@ -108,7 +108,8 @@ final class PolicyRound {
      * batch: a transaction admits about a batch of jobs whether they come from one busy partition or from
      * many with a few each, and the cost of a transaction (its commit, its locks' statement) is paid per
      * batch, not per partition (ADR 0016). Each partition takes at most {@code share}: a batch, or its part
-     * of this node's free threads when they bind (ADR 0027). @return admitted
+     * of this node's free threads when they bind (ADR 0027). Shared limits (ADR 0049) do bind across partitions;
+     * the admission reckons them for the whole group under the keys' locks. @return admitted
      */
     private static int inGroups(EffectivePolicy policy, List<ClaimedPartition> ordered, int share, int batch, Admitter admitter) {
         int admitted = 0;

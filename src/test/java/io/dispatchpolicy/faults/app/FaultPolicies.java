@@ -51,11 +51,18 @@ public class FaultPolicies {
     public static final String UNIQUE_POLICY = "fault-unique";
     public static final String UNIQUE_JOB = "fault-unique";
 
+    /** Scenario (m): two policies sharing one named limit (ADR 0049) of 5 per tenant and 8 in all, on two nodes. */
+    public static final String LIMIT = "fault-api";
+    public static final String LIMIT_A = "fault-limit-a";
+    public static final String LIMIT_B = "fault-limit-b";
+    public static final int LIMIT_PER_TENANT = 5;
+    public static final int LIMIT_IN_ALL = 8;
+
     /** The jobs {@code /fault/submit-job} may submit, with parameters of the caller's. */
     public static final java.util.Set<String> CONTROL_JOBS = java.util.Set.of(PAUSE_JOB, ITEMS_JOB);
 
     /** The jobs the storm submitter may submit. */
-    public static final java.util.Set<String> STORM_JOBS = java.util.Set.of(JOB, CAPPED_JOB, SHARDED_JOB);
+    public static final java.util.Set<String> STORM_JOBS = java.util.Set.of(JOB, CAPPED_JOB, SHARDED_JOB, LIMIT_A, LIMIT_B);
 
     @Produces
     Policy storm() {
@@ -92,6 +99,29 @@ public class FaultPolicies {
     /** The shard of a storm tenant ({@code t00}, {@code t01}, …): {@code even} or {@code odd} by its number. */
     public static String shardOf(String tenant) {
         return Integer.parseInt(tenant.substring(1)) % 2 == 0 ? EVEN : ODD;
+    }
+
+    @Produces
+    io.dispatchpolicy.spi.Limit api() {
+        return io.dispatchpolicy.spi.Limit.named(LIMIT).perKey("tenant").concurrency(LIMIT_PER_TENANT).totalConcurrency(LIMIT_IN_ALL)
+                .build();
+    }
+
+    @Produces
+    Policy limitA() {
+        return byTenant(LIMIT_A).limit(LIMIT).build();
+    }
+
+    @Produces
+    Policy limitB() {
+        return byTenant(LIMIT_B).limit(LIMIT).build();
+    }
+
+    /** A policy of the job of the same name, partitioned by its {@code tenant} parameter. */
+    private static Policy.Builder byTenant(String name) {
+        return Policy.named(name).governs(name)
+                .context(p -> Map.of("tenant", p.getProperty("tenant", "")))
+                .partitionBy(ctx -> ctx.get("tenant"));
     }
 
     @Produces

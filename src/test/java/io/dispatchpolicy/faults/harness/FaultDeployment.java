@@ -39,7 +39,9 @@ public final class FaultDeployment {
                 .addAsManifestResource(resource("faults/batch-jobs/fault-ungoverned.xml"), "batch-jobs/fault-ungoverned.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-pause.xml"), "batch-jobs/fault-pause.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-unique.xml"), "batch-jobs/fault-unique.xml")
-                .addAsManifestResource(resource("faults/batch-jobs/fault-items.xml"), "batch-jobs/fault-items.xml");
+                .addAsManifestResource(resource("faults/batch-jobs/fault-items.xml"), "batch-jobs/fault-items.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-limit-a.xml"), "batch-jobs/fault-limit-a.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-limit-b.xml"), "batch-jobs/fault-limit-b.xml");
         WebArchive web = ShrinkWrap.create(WebArchive.class, "fault.war")
                 .addPackage(StormResource.class.getPackage())
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");

@@ -475,6 +475,11 @@ public final class FaultRun implements AutoCloseable {
         return observations;
     }
 
+    /** What the database holds of one of the run's workloads' jobs. */
+    public Observations observations(Workload workload) {
+        return java.util.Objects.requireNonNull(observationsByJob.get(workload.job()), () -> workload + " is not one of this run's");
+    }
+
     public Path dir() {
         return dir;
     }

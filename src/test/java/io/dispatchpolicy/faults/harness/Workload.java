@@ -18,6 +18,15 @@ public record Workload(String job, String policy, int concurrency, Integer capac
     public static final Workload CAPPED = new Workload(FaultPolicies.CAPPED_JOB, FaultPolicies.CAPPED_POLICY,
             FaultPolicies.CONCURRENCY, FaultPolicies.CAPPED_CAPACITY);
 
+    /**
+     * Scenario (m)'s two jobs, each under a policy of its own sharing one named limit; the per-tenant figure checked per job
+     * is the limit's (the limit across both jobs is the scenario's own check).
+     */
+    public static final Workload LIMIT_A = new Workload(FaultPolicies.LIMIT_A, FaultPolicies.LIMIT_A, FaultPolicies.LIMIT_PER_TENANT,
+            FaultPolicies.LIMIT_IN_ALL);
+    public static final Workload LIMIT_B = new Workload(FaultPolicies.LIMIT_B, FaultPolicies.LIMIT_B, FaultPolicies.LIMIT_PER_TENANT,
+            FaultPolicies.LIMIT_IN_ALL);
+
     /** {@code fault-sharded-job} under {@code fault-sharded}: scenario (g)'s jobs, sharded by tenant parity. */
     public static final Workload SHARDED = new Workload(FaultPolicies.SHARDED_JOB, FaultPolicies.SHARDED_POLICY,
             FaultPolicies.CONCURRENCY, null);

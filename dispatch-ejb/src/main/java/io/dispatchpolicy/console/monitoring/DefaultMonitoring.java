@@ -97,6 +97,16 @@ public class DefaultMonitoring implements Monitoring {
     io.dispatchpolicy.policy.LimitRegistry limitRegistry;
 
     @Override
+    public List<String> denialReasons() {
+        List<String> reasons = new ArrayList<>(io.dispatchpolicy.domain.model.Denial.REASONS);
+        for (String limit : limitRegistry.names()) {
+            reasons.add(io.dispatchpolicy.domain.gate.SharedLimits.FULL + ":" + limit);
+            reasons.add(io.dispatchpolicy.domain.gate.SharedLimits.THROTTLED + ":" + limit);
+        }
+        return reasons;
+    }
+
+    @Override
     public List<LimitView> limits() {
         java.util.Map<String, Long> inFlight = repository.limitInFlight();
         java.util.Map<String, Double> tokens = repository.limitTokens();
@@ -113,8 +123,11 @@ public class DefaultMonitoring implements Monitoring {
         for (String name : limitRegistry.names()) {
             List<String> users = usersByLimit.getOrDefault(name, List.of());
             String values;
+            String perKey = null;
             try {
-                values = describe(limitRegistry.limit(name).orElseThrow());
+                io.dispatchpolicy.spi.Limit limit = limitRegistry.limit(name).orElseThrow();
+                values = describe(limit);
+                perKey = limit.key();
             } catch (io.dispatchpolicy.config.InvalidSettingException e) {
                 values = e.getMessage();
             }
@@ -123,7 +136,7 @@ public class DefaultMonitoring implements Monitoring {
                     .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(java.util.Map.Entry.comparingByKey()))
                     .limit(LimitView.KEYS)
                     .map(e -> new LimitView.KeyUse(e.getKey().substring(prefix.length()), e.getValue(), tokens.get(e.getKey()))).toList();
-            views.add(new LimitView(name, values, users, inFlight.getOrDefault(name, 0L), tokens.get(name), keys));
+            views.add(new LimitView(name, values, perKey, users, inFlight.getOrDefault(name, 0L), tokens.get(name), keys));
         }
         return views;
     }

@@ -7,12 +7,13 @@ import java.util.List;
  *
  * @param name       its name
  * @param values     what it allows, as its settings say now ("5 per tenant · 8 in all"); or why they cannot be read
+ * @param perKey     the context value it is kept per, null for a limit with totals only (no keys to list)
  * @param policies   the declared policies that reference it now
  * @param inFlight   slots in flight in all, over every policy that uses it
  * @param totalTokens its total bucket's tokens as last charged (null: no total rate, or never charged)
  * @param keys       its busiest keys: in flight and tokens, at most {@link #KEYS}
  */
-public record LimitView(String name, String values, List<String> policies, long inFlight, Double totalTokens, List<KeyUse> keys)
+public record LimitView(String name, String values, String perKey, List<String> policies, long inFlight, Double totalTokens, List<KeyUse> keys)
         implements java.io.Serializable {
 
     /** The most keys listed per limit. */

@@ -36,6 +36,9 @@ public interface Monitoring {
     /** The longest history a chart or the API asks for: a day, the default {@code metrics-retention}. */
     int HISTORY_MAX_MINUTES = 1440;
 
+    /** Every reason a partition can be denied for now: the fixed ones, then each declared limit's two. */
+    List<String> denialReasons();
+
     /** The named limits (ADR 0049), by name: their values now, who uses them, what is in flight under them. */
     List<LimitView> limits();
 

@@ -116,6 +116,23 @@ public final class SharedLimits {
         return charged;
     }
 
+    /**
+     * What the keys hold once {@code slots} more were admitted through them: each key's slots in flight raised, its
+     * bucket (when rated) charged. Partitions admitted in one transaction are checked one after the other on it.
+     */
+    public static Map<Key, Held> after(List<Limit> limits, Map<String, Object> context, Map<Key, Held> held, long nowMillis,
+                                       int slots) {
+        Map<Key, TokenBucket.State> buckets = charged(limits, context, held, nowMillis, slots);
+        Map<Key, Held> after = new HashMap<>();
+        for (Limit limit : limits) {
+            for (Side side : sides(limit, context)) {
+                Held h = held.getOrDefault(side.key(), new Held(null, 0));
+                after.put(side.key(), new Held(buckets.getOrDefault(side.key(), h.bucket()), h.inFlight() + slots));
+            }
+        }
+        return after;
+    }
+
     /** One side of a limit — per key or total — with what it bounds. */
     private record Side(Key key, Integer concurrency, Double rate, double perSeconds) {
     }

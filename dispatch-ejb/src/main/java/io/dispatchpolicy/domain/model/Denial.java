@@ -40,8 +40,11 @@ public record Denial(long partitionId, String policyName, String reason, Duratio
      */
     public static final String COST_EXCEEDS_NODE = "job_cost_exceeds_node_threads";
 
-    /** Every reason a partition can be denied for: the gates' own, then the tick's. */
+    /**
+     * Every reason a partition can be denied for: the gates' own, then the tick's; besides these, a named limit's
+     * {@code limit_full:<name>} and {@code limit_throttled:<name>} (SharedLimits).
+     */
     public static final List<String> REASONS = List.of(TokenBucket.EMPTY, ConcurrencyCap.FULL, AdaptiveCap.FULL,
-            CAPACITY_FULL, LANE_LIMIT, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
+            io.dispatchpolicy.domain.gate.CalendarQuota.EXHAUSTED, CAPACITY_FULL, LANE_LIMIT, TICK_CAP_EXHAUSTED, ADMISSION_FAILED, GATE_PARAMETER_INVALID, INVALID_SETTINGS, UNKNOWN_POLICY,
             NODE_THREADS_BUSY, COST_EXCEEDS_NODE);
 }

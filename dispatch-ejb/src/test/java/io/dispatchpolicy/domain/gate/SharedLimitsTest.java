@@ -57,6 +57,41 @@ class SharedLimitsTest {
     }
 
     @Test
+    void partitionsAdmittedTogetherAreCheckedEachOnWhatTheOnesBeforeItTook() {
+        Map<String, Object> globex = Map.of("customer", "globex");
+        Map<SharedLimits.Key, SharedLimits.Held> held = Map.of(key("crm", ""), new SharedLimits.Held(null, 3));
+        Map<SharedLimits.Key, SharedLimits.Held> afterAcme = new java.util.HashMap<>(held);
+        afterAcme.putAll(SharedLimits.after(List.of(CRM, MAIL), ACME, held, 1_000, 2));
+        assertThat(afterAcme.get(key("crm", "acme")).inFlight()).isEqualTo(2);
+        assertThat(afterAcme.get(key("crm", "")).inFlight()).isEqualTo(5);
+        assertThat(afterAcme.get(key("mail", "")).bucket().tokens()).as("the bucket charged the 2 slots").isZero();
+        assertThat(SharedLimits.check(List.of(CRM), globex, afterAcme, 1_000, 1).allowed()).as("8 - 5 in all").isEqualTo(3);
+        assertThat(SharedLimits.check(List.of(CRM, MAIL), globex, afterAcme, 1_000, 1).reason()).isEqualTo("limit_throttled:mail");
+    }
+
+    @Test
+    void aGroupReservesForEachPartitionWhatItMayTakeAndFindsACostlyJobThatPassesALimitTogether() {
+        Map<String, Object> globex = Map.of("customer", "globex");
+        Map<String, Object> initech = Map.of("customer", "initech");
+        GroupLimits group = new GroupLimits(List.of(CRM), Map.of(key("crm", ""), new SharedLimits.Held(null, 1)));
+        assertThat(group.reserve(ACME, 0, 4).check().allowed()).as("5 per customer, 7 left in all").isEqualTo(5);
+        GroupLimits.Reservation second = group.reserve(globex, 0, 4);
+        assertThat(second.check().allowed()).as("acme reserved 4: 3 left in all").isEqualTo(3);
+        assertThat(second.forJobOf(3).denied()).isFalse();
+        assertThat(second.forJobOf(4).reason()).as("a job of 4 after acme's").isEqualTo("limit_full:crm");
+        assertThat(group.reserve(initech, 0, 4).check().reason()).as("globex reserved the last 3").isEqualTo("limit_full:crm");
+
+        assertThat(group.passedBy(List.of(new GroupLimits.Use(ACME, 0, 4), new GroupLimits.Use(globex, 0, 3),
+                new GroupLimits.Use(initech, 0, 0)))).isEmpty();
+        assertThat(group.passedBy(List.of(new GroupLimits.Use(ACME, 0, 5), new GroupLimits.Use(globex, 0, 3))))
+                .as("a costly job of 5 beyond acme's reservation of 4").contains("limit_full:crm");
+
+        GroupLimits rated = new GroupLimits(List.of(MAIL), Map.of());
+        assertThat(rated.charge(ACME, 1_000, 1).get(key("mail", "")).tokens()).isEqualTo(1);
+        assertThat(rated.charge(globex, 1_000, 1).get(key("mail", "")).tokens()).as("charged after acme's").isZero();
+    }
+
+    @Test
     void aLimitIsCheckedWhenDeclared() {
         assertThatThrownBy(() -> Limit.named("x").concurrency(1).build()).isInstanceOf(PolicyDeclarationException.class)
                 .hasMessage("Limit 'x': a per-key concurrency or rate needs perKey(contextValue)");

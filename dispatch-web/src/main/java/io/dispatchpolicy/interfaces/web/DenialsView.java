@@ -2,7 +2,6 @@ package io.dispatchpolicy.interfaces.web;
 
 import io.dispatchpolicy.console.monitoring.DenialRow;
 import io.dispatchpolicy.console.monitoring.Monitoring;
-import io.dispatchpolicy.domain.model.Denial;
 import io.dispatchpolicy.interfaces.engine.Engine;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
@@ -57,7 +56,7 @@ public class DenialsView implements Serializable {
     }
 
     public List<String> getReasons() {
-        return Denial.REASONS;
+        return monitoring.denialReasons();
     }
 
     public String getPolicy() {
