@@ -40,5 +40,16 @@ public class Schedules {
         schedules.disable("nightly");        // schedules.enable(...), skipNext(...), runNow(...)
     }
     // end::control[]
+
+    // tag::api[]
+    void signedUp(String tenant) {             // one schedule per tenant, from code at run time
+        schedules.create(Schedule.named("billing-" + tenant).job("invoice").parameter("tenant", tenant)
+                .cron("0 6 1 * *").zone("Europe/Berlin").build());   // false when it exists already
+    }
+
+    void churned(String tenant) {
+        schedules.delete("billing-" + tenant);   // its future occurrence goes too; its history stays
+    }
+    // end::api[]
 }
 // end::all[]

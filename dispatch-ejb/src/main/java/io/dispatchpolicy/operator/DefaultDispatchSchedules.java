@@ -1,5 +1,8 @@
 package io.dispatchpolicy.operator;
 
+import io.dispatchpolicy.domain.schedule.ScheduleDefinition;
+import io.dispatchpolicy.domain.schedule.StoredSchedule;
+
 import io.dispatchpolicy.console.audit.Actor;
 import io.dispatchpolicy.console.audit.ConsoleRole;
 
@@ -25,6 +28,41 @@ public class DefaultDispatchSchedules implements DispatchSchedules {
 
     @Inject
     ScheduleControl control;
+
+    @Override
+    public boolean create(io.dispatchpolicy.spi.Schedule schedule) {
+        java.util.Objects.requireNonNull(schedule, "schedule");
+        return known(() -> control.create(ScheduleDefinition.of(schedule), StoredSchedule.API, USER));
+    }
+
+    @Override
+    public void update(io.dispatchpolicy.spi.Schedule schedule) {
+        java.util.Objects.requireNonNull(schedule, "schedule");
+        known(() -> {
+            control.edit(schedule.name(), ScheduleDefinition.of(schedule), StoredSchedule.API, USER);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean delete(String schedule) {
+        return known(() -> {
+            try {
+                control.delete(schedule, StoredSchedule.API, USER);
+                return true;
+            } catch (ScheduleActionRefused e) {
+                if (control.schedule(schedule).isEmpty()) {
+                    return false; // deleting what is not there (twice, or never created) changes nothing
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public List<io.dispatchpolicy.spi.Schedule> list(String prefix) {
+        return control.definitions(prefix == null ? "" : prefix).stream().map(ScheduleDefinition::toSchedule).toList();
+    }
 
     @Override
     public List<Instant> nextRunTimes(String schedule, Instant after, int n) {
@@ -56,11 +94,14 @@ public class DefaultDispatchSchedules implements DispatchSchedules {
         return known(() -> control.runNow(schedule, USER));
     }
 
-    /** The API's contract: an unknown schedule or a refused action is an IllegalArgumentException. */
+    /**
+     * The API's contract: an unknown schedule, a refused action or a definition its policy would refuse is an
+     * IllegalArgumentException.
+     */
     private static <T> T known(Supplier<T> action) {
         try {
             return action.get();
-        } catch (ScheduleActionRefused e) {
+        } catch (ScheduleActionRefused | io.dispatchpolicy.spi.ScheduleDeclarationException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
     }

@@ -50,7 +50,7 @@ public class WatchdogPass {
             changed += apply(d);
         }
         for (StoredSchedule s : schedules.all()) {
-            if (!StoredSchedule.CONSOLE.equals(s.source()) && !declared.containsKey(s.name()) && s.enabled()) {
+            if (!s.created() && !declared.containsKey(s.name()) && s.enabled()) {
                 if (attempt(s.name(), () -> tx.setEnabled(s.id(), false, DECLARATION))) {
                     LOG.warning(() -> "Schedule '" + s.name() + "' is no longer declared: disabled, and kept with its history "
                             + "(delete it in the console once it is no longer needed)");
@@ -81,9 +81,9 @@ public class WatchdogPass {
         if (stored == null) {
             return attempt(name, () -> tx.insert(d.definition(), d.source(), d.hash(), DECLARATION).isPresent()) ? 1 : 0;
         }
-        if (StoredSchedule.CONSOLE.equals(stored.source())) {
-            LOG.warning(() -> "Schedule '" + name + "' is declared in " + d.source() + " and was also created in the console: "
-                    + "the console's is kept; rename one of them");
+        if (stored.created()) {
+            LOG.warning(() -> "Schedule '" + name + "' is declared in " + d.source() + " and was also created by "
+                    + StoredSchedule.changedIn(name, stored.source()) + ": that one is kept; rename one of them");
             return 0;
         }
         if (Objects.equals(stored.declaredHash(), d.hash())) {

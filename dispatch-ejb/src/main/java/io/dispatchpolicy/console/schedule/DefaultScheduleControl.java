@@ -92,27 +92,40 @@ public class DefaultScheduleControl implements ScheduleControl {
 
     @Override
     public void create(ScheduleDefinition definition, Actor actor) {
+        create(definition, StoredSchedule.CONSOLE, actor);
+    }
+
+    @Override
+    public boolean create(ScheduleDefinition definition, String source, Actor actor) {
         String name = definition == null ? "" : String.valueOf(definition.name());
-        audited.act(actor, OperatorAction.SCHEDULE_CREATE, name, () -> {
+        return audited.act(actor, OperatorAction.SCHEDULE_CREATE, name, () -> {
             String user = actor.name();
-            // a console-created schedule runs as whoever created it (ADR 0024)
-            ScheduleDefinition d = definition.runningAs(user).validate();
+            // a console-created schedule runs as whoever created it (ADR 0024); the application's as it says, as code's
+            ScheduleDefinition d = (StoredSchedule.CONSOLE.equals(source) ? definition.runningAs(user) : definition).validate();
             staging.checked(d); // refused here, with the submission's reason, rather than at its first run
-            long id = tx.insert(d, StoredSchedule.CONSOLE, null, user)
-                    .orElseThrow(() -> new ScheduleActionRefused("A schedule named '" + d.name() + "' exists already"));
+            Optional<Long> id = tx.insert(d, source, null, user);
+            if (id.isEmpty()) {
+                StoredSchedule there = schedules.named(d.name()).orElse(null);
+                if (StoredSchedule.API.equals(source) && there != null && StoredSchedule.API.equals(there.source())) {
+                    return false; // the application's create is idempotent by name: the one there is left as it is
+                }
+                throw new ScheduleActionRefused("A schedule named '" + d.name() + "' exists already"
+                        + (there == null || there.source().equals(source) ? "" : ", from " + StoredSchedule.changedIn(d.name(), there.source())));
+            }
             LOG.info(() -> "Schedule '" + d.name() + "' created by " + user);
-            tx.ensure(id);
-            return d;
+            tx.ensure(id.get());
+            return true;
         }, String::valueOf);
     }
 
     @Override
-    public void edit(String name, ScheduleDefinition definition, Actor actor) {
+    public void edit(String name, ScheduleDefinition definition, String source, Actor actor) {
         audited.act(actor, OperatorAction.SCHEDULE_EDIT, name, () -> definitionOf(name), () -> {
             String user = actor.name();
-            StoredSchedule s = consoleOwned(name, "edited");
+            StoredSchedule s = ownedBy(name, source, "edited");
             // it keeps running as whoever created it, whoever edits it (the editor is in the audit log)
-            ScheduleDefinition d = definition.runningAs(s.definition().runAs()).validate();
+            ScheduleDefinition d = (StoredSchedule.CONSOLE.equals(source) ? definition.runningAs(s.definition().runAs()) : definition)
+                    .validate();
             if (!d.name().equals(name)) {
                 throw new ScheduleActionRefused("A schedule keeps its name (was '" + name + "', the form says '" + d.name() + "')");
             }
@@ -125,9 +138,9 @@ public class DefaultScheduleControl implements ScheduleControl {
     }
 
     @Override
-    public void delete(String name, Actor actor) {
+    public void delete(String name, String source, Actor actor) {
         audited.act(actor, OperatorAction.SCHEDULE_DELETE, name, () -> definitionOf(name), () -> {
-            StoredSchedule s = consoleOwned(name, "deleted");
+            StoredSchedule s = ownedBy(name, source, "deleted");
             tx.delete(s.id());
             LOG.info(() -> "Schedule '" + name + "' deleted by " + actor.name() + "; its past executions stay");
             return "deleted";
@@ -231,13 +244,26 @@ public class DefaultScheduleControl implements ScheduleControl {
         return schedules.named(name).orElseThrow(() -> new ScheduleActionRefused("No schedule named '" + name + "'"));
     }
 
-    private StoredSchedule consoleOwned(String name, String action) {
+    /** The schedule, when it was created where it is now changed ({@code source}: console or api); refused otherwise. */
+    private StoredSchedule ownedBy(String name, String source, String action) {
         StoredSchedule s = existing(name);
-        if (!StoredSchedule.CONSOLE.equals(s.source())) {
-            throw new ScheduleActionRefused("Schedule '" + name + "' is declared in " + (StoredSchedule.CODE.equals(s.source())
-                    ? "code (a CDI producer)" : "standalone.xml (dispatch.schedule." + name + ".*)")
-                    + ": it is " + action + " there, not in the console");
+        if (!source.equals(s.source())) {
+            String where = StoredSchedule.CONSOLE.equals(source) ? "in the console" : "through DispatchSchedules";
+            throw new ScheduleActionRefused("Schedule '" + name + "' is " + (s.created() ? "created by " : "declared in ")
+                    + (StoredSchedule.CODE.equals(s.source()) ? "code (a CDI producer)" : StoredSchedule.changedIn(name, s.source()))
+                    + ": it is " + action + " there, not " + where);
         }
         return s;
+    }
+
+    @Override
+    public List<ScheduleDefinition> definitions(String prefix) {
+        List<ScheduleDefinition> found = new ArrayList<>();
+        for (StoredSchedule s : schedules.all()) {
+            if (s.name().startsWith(prefix)) {
+                found.add(s.definition());
+            }
+        }
+        return found;
     }
 }

@@ -32,13 +32,34 @@ public interface ScheduleControl {
     void create(ScheduleDefinition definition, Actor actor);
 
     /**
+     * A new schedule created in the console or by the application ({@code source} {@code console} or {@code api});
+     * the application's is idempotent by name.
+     *
+     * @return true when created; false when the application's schedule of that name exists (left as it is)
+     */
+    boolean create(ScheduleDefinition definition, String source, Actor actor);
+
+    /**
      * Replaces a console-created schedule's definition; its future occurrence is superseded and a new
      * one staged on the new grid. Declared schedules (code, standalone.xml) are changed where declared.
      */
-    void edit(String name, ScheduleDefinition definition, Actor actor);
+    default void edit(String name, ScheduleDefinition definition, Actor actor) {
+        edit(name, definition, io.dispatchpolicy.domain.schedule.StoredSchedule.CONSOLE, actor);
+    }
+
+    /** Replaces the definition of a schedule created where {@code source} says (console, api), as {@link #edit}. */
+    void edit(String name, ScheduleDefinition definition, String source, Actor actor);
 
     /** Deletes a console-created schedule and its future occurrence; past executions stay. */
-    void delete(String name, Actor actor);
+    default void delete(String name, Actor actor) {
+        delete(name, io.dispatchpolicy.domain.schedule.StoredSchedule.CONSOLE, actor);
+    }
+
+    /** Deletes a schedule created where {@code source} says (console, api), as {@link #delete}. */
+    void delete(String name, String source, Actor actor);
+
+    /** The definitions of every schedule whose name starts with {@code prefix}, by name. */
+    List<ScheduleDefinition> definitions(String prefix);
 
     /** Stages the schedule's future occurrence now rather than at the next watchdog pass. @return true when it staged one */
     boolean start(String name);

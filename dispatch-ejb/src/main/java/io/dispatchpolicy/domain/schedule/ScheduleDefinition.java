@@ -172,6 +172,36 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                 declared.catchUp(), declared.enabled(), declared.runAs().orElse(null), declared.deadline().orElse(null));
     }
 
+    /** As the application reads it back (DispatchSchedules#list): the declaration this definition is of. */
+    public Schedule toSchedule() {
+        Schedule.Builder b = Schedule.named(name).job(jobName).zone(zone);
+        parameters.forEach(b::parameter);
+        if (cron != null) {
+            b.cron(cron);
+        } else {
+            b.every(intervalCount, unit).from(anchor);
+        }
+        if (priority != null) {
+            b.priority(priority);
+        }
+        if (lane != null) {
+            b.lane(lane);
+        }
+        if (runAs != null) {
+            b.runAs(runAs);
+        }
+        if (deadline != null) {
+            b.deadline(deadline);
+        }
+        if (!enabled) {
+            b.disabled();
+        }
+        if (catchUp) {
+            b.catchUp();
+        }
+        return b.build();
+    }
+
     private static Map<String, String> copyOf(String name, Map<String, String> parameters) {
         if (parameters == null || parameters.isEmpty()) {
             return Map.of();

@@ -85,6 +85,9 @@ public class SchedulesView {
         if ("config".equals(source)) {
             return "standalone.xml (dispatch.schedule." + name + ".*)";
         }
+        if ("api".equals(source)) {
+            return "the application's code (created through DispatchSchedules)";
+        }
         return source;
     }
 }
