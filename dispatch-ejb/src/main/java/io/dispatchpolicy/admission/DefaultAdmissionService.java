@@ -245,7 +245,7 @@ public class DefaultAdmissionService implements AdmissionService {
             outcomes.put(partitionId, AdmissionOutcome.admitted(admittedJobs.size(), slotsOf(admittedJobs)));
         }
         if (limits != null && !uses.isEmpty()) {
-            chargeLimits(policy, lockLate ? null : limits, uses);
+            chargeLimits(policy, limits, lockLate, uses);
         }
         record(admissions);
         return outcomes;
@@ -259,14 +259,13 @@ public class DefaultAdmissionService implements AdmissionService {
      * costlier jobs took more than their slot each — is rolled back and admitted one partition at a time, each locking
      * first. The lock order is unchanged: every key after every partition.
      *
-     * @param locked the keys as locked before the take, for a single partition; null for a group
+     * @param read     the keys as read before the take: locked for a single partition, unlocked for a group
+     * @param lockLate a group's: the same keys are locked now, and what was taken checked on them
      */
-    private void chargeLimits(EffectivePolicy policy, GroupLimits locked, List<GroupLimits.Use> uses) {
-        GroupLimits limits = locked;
-        if (limits == null) {
-            java.util.TreeSet<SharedLimits.Key> keys = new java.util.TreeSet<>(SharedLimits.Key.LOCK_ORDER);
-            uses.forEach(use -> keys.addAll(SharedLimits.keys(policy.limits(), use.context())));
-            limits = new GroupLimits(policy.limits(), limitRows.lockAndRead(List.copyOf(keys)));
+    private void chargeLimits(EffectivePolicy policy, GroupLimits read, boolean lockLate, List<GroupLimits.Use> uses) {
+        GroupLimits limits = read;
+        if (lockLate) {
+            limits = new GroupLimits(policy.limits(), limitRows.lockAndRead(read.keys()));
             limits.passedBy(uses).ifPresent(limit -> {
                 throw new AdmissionService.GroupDoesNotFit("the group's jobs would pass " + limit);
             });

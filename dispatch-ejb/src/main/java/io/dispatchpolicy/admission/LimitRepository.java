@@ -59,7 +59,7 @@ public class LimitRepository {
 
     /** Locks the keys' rows (created when new) for the rest of the transaction and reads them. */
     public Map<SharedLimits.Key, SharedLimits.Held> lockAndRead(List<SharedLimits.Key> keys) {
-        return read(keys, LOCK);
+        return read(keys, true);
     }
 
     /**
@@ -67,17 +67,17 @@ public class LimitRepository {
      * jobs; it locks them before it records (DefaultAdmissionService#chargeLimits). A key without a row reads as new.
      */
     public Map<SharedLimits.Key, SharedLimits.Held> read(List<SharedLimits.Key> keys) {
-        return read(keys, READ);
+        return read(keys, false);
     }
 
-    private Map<SharedLimits.Key, SharedLimits.Held> read(List<SharedLimits.Key> keys, Sql rows) {
+    private Map<SharedLimits.Key, SharedLimits.Held> read(List<SharedLimits.Key> keys, boolean lock) {
         Params names = Params.of().texts("names", keys.stream().map(SharedLimits.Key::limit).toList())
                 .texts("keys", keys.stream().map(SharedLimits.Key::key).toList());
-        if (rows == LOCK) {
-            jdbc.update(CREATE, names);
+        if (lock) {
+            jdbc.update(CREATE, names); // a key's row exists before it is locked; read unlocked, a missing one is new
         }
         Map<SharedLimits.Key, TokenBucket.State> buckets = new HashMap<>();
-        jdbc.query(rows, names, rs -> {
+        jdbc.query(lock ? LOCK : READ, names, rs -> {
             double tokens = rs.getDouble(3);
             boolean none = rs.wasNull();
             long at = rs.getLong(4);

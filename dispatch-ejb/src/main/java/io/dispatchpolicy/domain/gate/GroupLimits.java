@@ -31,6 +31,11 @@ public final class GroupLimits {
         this.charged = new HashMap<>(locked);
     }
 
+    /** Every key read, in lock order: what a group locks once it has taken its jobs. */
+    public List<SharedLimits.Key> keys() {
+        return locked.keySet().stream().sorted(SharedLimits.Key.LOCK_ORDER).toList();
+    }
+
     /**
      * What the limits allow the next partition, after what the ones before it reserved; up to {@code wanted} of it
      * is reserved in turn. Reserved is what the next ones are checked on: what was taken is checked again (passedBy).
