@@ -55,6 +55,7 @@ class ArchitectureTest {
             {"io.dispatchpolicy.operator..", "io.dispatchpolicy.lifecycle..", "io.dispatchpolicy.console.."},
             {"io.dispatchpolicy.tick..", "io.dispatchpolicy.upkeep..", "io.dispatchpolicy.running.."},
             {"io.dispatchpolicy.completion.."},
+            {"io.dispatchpolicy.follow.."},
             {"io.dispatchpolicy.admission.."},
             {"io.dispatchpolicy.schedule.."},
             {"io.dispatchpolicy.staging.."},

@@ -62,7 +62,7 @@ class PermissionsIT extends EngineTest {
         all.put(OperatorAction.JOB_STOP, a -> jobs.stop(NO_JOB, a));
         // a job XML this deployment does not have: refused by staging's check, so nothing is staged
         all.put(OperatorAction.JOB_SUBMIT, a -> jobs.submit(new io.dispatchpolicy.console.jobs.SubmitRequest("perm-no-such-job",
-                List.of(Map.of()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), a));
+                List.of(Map.of()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), a));
         all.put(OperatorAction.JOB_RESTART, a -> jobs.restart(NO_JOB, a));
         all.put(OperatorAction.JOB_DISCARD, a -> jobs.discard(NO_JOB, a));
         all.put(OperatorAction.DEAD_RETRY, a -> dead.retryNow(List.of(NO_JOB), a));

@@ -570,4 +570,20 @@ public class TestPolicies {
                 .partitionBy(ctx -> ctx.get("tenant"))
                 .build();
     }
+
+    /** Continuations (ContinuationsIT): A retried once at once; B at most 2 per tenant; C one at a time in all. */
+    @Produces
+    Policy continuedA() {
+        return byTenantWith("it-cont-a").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
+    }
+
+    @Produces
+    Policy continuationB() {
+        return byTenantWith("it-cont-b").gate(Gate.concurrency(2)).build();
+    }
+
+    @Produces
+    Policy continuationC() {
+        return byTenantWith("it-cont-c").capacity(1).build();
+    }
 }

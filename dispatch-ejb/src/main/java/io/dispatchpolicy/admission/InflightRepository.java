@@ -44,7 +44,9 @@ public class InflightRepository {
                 RETURNING w.id)""";
 
     // Frees the slot and returns what the adaptive feedback needs: the partition, its key's gate row,
-    // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds.
+    // its policy, the context its gates evaluate, and the queue lag (admission to start) in milliseconds;
+    // and whether anything follows the submission (ADR 0051: one index probe here rather than a statement
+    // of its own on every job's end, most of which nothing follows).
     // The key's partitions (every lane) that were waiting out a full-backoff become eligible at once: the
     // slot they waited for is free (only such rows are locked here, and they are not being admitted, so
     // this waits on no admission).
@@ -64,6 +66,7 @@ public class InflightRepository {
             SELECT gone.partition_id, gone.gate_id, gate.policy_name, gate.context::text,
                    extract(epoch FROM coalesce(gone.started_at, gone.admitted_at) - gone.admitted_at) * 1000,
                    EXISTS (SELECT 1 FROM woken), gone.submission_id, gone.priority, gone.attempt, gate.overrides::text,
+                   EXISTS (SELECT 1 FROM dispatch.followers w WHERE w.after_submission = gone.submission_id AND w.state = 'waiting'),
                    {{used}}
               FROM gone LEFT JOIN gate ON true
             """).with("woken", WOKEN).with("used", usedColumns("gone.",
@@ -273,9 +276,9 @@ public class InflightRepository {
         List<Used> runs = new java.util.ArrayList<>();
         Optional<InflightEnd> end = jdbc.query(FINISHED, Params.of().bigint("execution", executionId).text("status", recordedStatus),
                 rs -> {
-                    runs.add(used(rs, 11));
+                    runs.add(used(rs, 12));
                     return new InflightEnd(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getDouble(5),
-                            rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10));
+                            rs.getBoolean(6), rs.getLong(7), rs.getInt(8), rs.getInt(9), rs.getString(10), rs.getBoolean(11));
                 }).stream().findFirst();
         charge(runs);
         return end;

@@ -40,6 +40,7 @@ public final class SubmitOption {
     private final Expiry expiry;
     private final Debounced debounce;
     private Duration priorityOffset;
+    private java.util.List<Continuation> continuations;
 
     private SubmitOption(Integer priority, Due due) {
         this(priority, due, null);
@@ -284,6 +285,34 @@ public final class SubmitOption {
         return option;
     }
 
+    /**
+     * Jobs to submit when this one has ended for good, each when its end matches (ADR 0051): staged through their
+     * own policies in the transaction that records the end, exactly once. Unlike other options, every
+     * {@code then} given counts. In {@code submitAll} each staged job carries them; a job the call did not
+     * stage (a duplicate of a unique key's holder, or debounced into a staged one) carries none.
+     */
+    public static SubmitOption then(Continuation... continuations) {
+        if (continuations == null || continuations.length == 0 || java.util.Arrays.stream(continuations).anyMatch(java.util.Objects::isNull)) {
+            throw new SubmissionRejectedException("SubmitOption.then: give at least one continuation, none of them null");
+        }
+        SubmitOption option = new SubmitOption(null, null);
+        option.continuations = java.util.List.of(continuations);
+        return option;
+    }
+
+    /** Every continuation the options carry, in the order given. */
+    public static java.util.List<Continuation> continuationsOf(SubmitOption... options) {
+        java.util.List<Continuation> all = new java.util.ArrayList<>();
+        if (options != null) {
+            for (SubmitOption option : options) {
+                if (option != null && option.continuations != null) {
+                    all.addAll(option.continuations);
+                }
+            }
+        }
+        return all;
+    }
+
     /** The offset, refused beyond {@link #HORIZON} either way; {@code source} names who gave it. */
     public static Duration checkedOffset(String source, Duration offset) {
         if (offset.abs().compareTo(HORIZON) > 0) {
@@ -335,7 +364,8 @@ public final class SubmitOption {
 
     @Override
     public String toString() {
-        return priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
+        return continuations != null ? "then(" + continuations + ")" : priorityOffset != null ? "priorityOffset(" + priorityOffset + ")"
+                : priority != null ? "priority(" + priority + ")" : lane != null ? "lane(" + lane + ")"
                 : unique != null ? "unique(" + unique.key() + ")" : expiry != null ? "expiry(" + expiry + ")"
                 : debounce != null ? "debounce(" + debounce.key() + ", " + debounce.debounce() + ")"
                 : timeout != null ? "timeout(" + timeout + ")" : cost != null ? "cost(" + cost + ")" : progressTimeout != null ? "progressTimeout(" + progressTimeout + ")"

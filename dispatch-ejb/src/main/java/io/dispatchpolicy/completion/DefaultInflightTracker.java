@@ -4,6 +4,8 @@ import io.dispatchpolicy.admission.AdaptiveRepository;
 import io.dispatchpolicy.admission.InflightEnd;
 import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.domain.gate.AdaptiveCap;
+import io.dispatchpolicy.follow.JobEnd;
+import io.dispatchpolicy.follow.JobEnds;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.RunnerLifecycle;
 import io.dispatchpolicy.infrastructure.persistence.JsonCodec;
@@ -35,8 +37,8 @@ import java.util.logging.Logger;
 /**
  * In-flight tracking at the exact start and end of each admitted execution: the start mark (the
  * exactly-once latch and the queue lag) and, at the end, one short transaction that frees the slot,
- * retries or buries a failed job ({@link FailedJobs}) and feeds the lag and outcome to the partition's
- * adaptive gates.
+ * retries or buries a failed job ({@link FailedJobs}), decides what follows a last end ({@link JobEnds})
+ * and feeds the lag and outcome to the partition's adaptive gates.
  */
 // A singleton with bean-managed concurrency (it holds no state): the loops that call it name it in @DependsOn, so it stops only after they have.
 @Singleton
@@ -75,6 +77,9 @@ public class DefaultInflightTracker implements RunnerLifecycle {
 
     @Inject
     ExecutionFactory executions;
+
+    @Inject
+    JobEnds jobEnds;
 
     @Override
     public boolean starting(long executionId, UUID node) {
@@ -116,8 +121,10 @@ public class DefaultInflightTracker implements RunnerLifecycle {
             signal.workArrivesOnCommit();
         }
         signal.slotFreesOnCommit(f.policyName());
-        if (status == BatchStatus.FAILED && f.policyName() != null) {
-            failedJobs.failed(execution, f, timedOut);
+        // Retried, the submission goes on; else this is its last end, and what follows it is decided here (ADR 0051).
+        boolean forGood = status != BatchStatus.FAILED || f.policyName() == null || failedJobs.failed(execution, f, timedOut);
+        if (forGood && f.followed()) {
+            jobEnds.ended(new JobEnd(f.submissionId(), executionId, execution.getJobName(), status, execution.getExitStatus()));
         }
         // Most policies have no adaptive gate: decide that from the declaration, without reading
         // the policy's settings on every job's completion.

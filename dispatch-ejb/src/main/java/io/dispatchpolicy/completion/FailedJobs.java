@@ -63,18 +63,28 @@ public class FailedJobs {
     /**
      * @param row      the freed in-flight row of the execution; nothing is done when its policy is no longer declared
      * @param timedOut why the watchdog stopped it (ADR 0030), or null: it failed on its own
+     * @return true when the job has ended for good (dead, or its policy retries nothing); false when a retry is staged
      */
-    public void failed(JobExecution execution, InflightEnd row, String timedOut) {
+    public boolean failed(JobExecution execution, InflightEnd row, String timedOut) {
+        return failed(execution, new Run(row.submissionId(), row.partitionId(), row.policyName(), row.priority(), row.attempt()), timedOut);
+    }
+
+    /** The submission an ended execution ran for, where, and as which attempt. */
+    public record Run(long submissionId, long partitionId, String policyName, int priority, int attempt) {
+    }
+
+    /** As {@link #failed(JobExecution, InflightEnd, String)}, for a run whose row recovery released. */
+    public boolean failed(JobExecution execution, Run row, String timedOut) {
         Optional<Policy> declared = policies.named(row.policyName());
         if (declared.isEmpty()) {
-            return;
+            return true;
         }
         // a policy held for an invalid setting still retries, by its declaration
         Optional<EffectivePolicy> effective = heldPolicies.effectiveIfDeclared(row.policyName());
         Retries retries = effective.map(EffectivePolicy::retries).orElse(declared.get().retries());
         RetryStrategy strategy = effective.map(EffectivePolicy::retryStrategy).orElse(declared.get().retryStrategy());
         if (!retries.declared()) {
-            return;
+            return true;
         }
         int retry = row.attempt() - 1;
         Optional<Duration> delay;
@@ -99,7 +109,7 @@ public class FailedJobs {
                     execution.getExecutionId(), user, row.priority(), row.attempt() + 1, wait,
                     strategy == RetryStrategy.BYPASS));
             metrics.retriedOnCommit(row.policyName());
-            return;
+            return false;
         }
         dead.bury(new DeadJob(row.submissionId(), row.partitionId(), execution.getJobName(),
                 execution.getExecutionId(), row.attempt(), row.priority(), user, failure.exitStatus(), error));
@@ -117,5 +127,6 @@ public class FailedJobs {
         outbox.record(EventType.JOB_DEAD, "job.dead:" + row.submissionId() + ":" + execution.getExecutionId(), data);
         LOG.info(() -> "Job " + execution.getJobName() + " (submission " + row.submissionId() + ") is dead after "
                 + row.attempt() + " attempt(s); last execution " + execution.getExecutionId());
+        return true;
     }
 }

@@ -55,7 +55,7 @@ public final class SettingsReference {
             new Entry("dispatch.schedule-watchdog-interval", "60", "seconds between schedule watchdog passes (one node at a time; also one pass 1 s after boot): declarations applied, missing future occurrences staged (see \"Recurring schedules\")", "next deployment"),
             new Entry("dispatch.partition-inactive-after", "86400", "seconds after which an empty partition with nothing in flight and every throttle bucket full again is deleted, and an adaptive row not updated is reset (see \"What the sweeper forgets\")", "next sweep"),
             new Entry("dispatch.metrics-retention", "86400", "seconds tick samples, per-minute history and denial episodes are kept", "next sweep"),
-            new Entry("dispatch.admission-retention", "604800", "seconds submission→execution records are kept (older submission ids read UNKNOWN)", "next sweep"),
+            new Entry("dispatch.admission-retention", "604800", "seconds submission→execution records, and continuations once decided, are kept (older submission ids read UNKNOWN)", "next sweep"),
             new Entry("dispatch.dead-retention", "7776000", "seconds a dead job is kept for an operator to retry or discard (90 days); the sweep logs how many it deletes", "next sweep"),
             new Entry("dispatch.audit-retention", "7776000", "seconds audit log rows (operator actions) are kept (90 days)", "next sweep"),
             new Entry("dispatch.execution-retention", "604800", "seconds after which JBeret's job instances whose last execution COMPLETED are deleted with their executions, steps and submission records (`off`: kept forever); never one a staged retry, a dead job or an in-flight row may still restart (ADR 0015)", "next sweep"),

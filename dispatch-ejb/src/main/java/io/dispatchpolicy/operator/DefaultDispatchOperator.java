@@ -7,6 +7,7 @@ import io.dispatchpolicy.api.SubmissionStatus;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.api.Submitted;
 import io.dispatchpolicy.domain.model.JobXmlName;
+import io.dispatchpolicy.follow.Continuations;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.staging.StagingService;
@@ -32,6 +33,9 @@ public class DefaultDispatchOperator implements DispatchOperator {
     @Inject
     AdmissionRepository admissions;
 
+    @Inject
+    Continuations continuations;
+
     @Override
     public long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
         return submitEach(jobXmlName, parameters, options).stream().mapToLong(Submitted::submissionId).toArray();
@@ -41,8 +45,15 @@ public class DefaultDispatchOperator implements DispatchOperator {
     public List<Submitted> submitEach(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
         String jobXml = JobXmlName.require(jobXmlName);
         Optional<Policy> policy = policies.forJob(jobXml);
+        boolean continued = !SubmitOption.continuationsOf(options).isEmpty();
         if (policy.isPresent()) {
-            return staging.stageEach(policy.get(), jobXml, parameters, options);
+            // jobs that carry continuations are written with their followers in one transaction
+            return continued ? continuations.submit(policy.get(), jobXml, parameters, options)
+                    : staging.stageEach(policy.get(), jobXml, parameters, options);
+        }
+        if (continued) {
+            throw new SubmissionRejectedException("Job '" + jobXml + "' is governed by no policy, so it cannot carry continuations: "
+                    + "it would start at once, and its end would be recorded nowhere");
         }
         // An ungoverned job starts at once: there is no staging to order, delay, key or expire it in.
         if (SubmitOption.dueOf(options).isPresent()) {

@@ -94,6 +94,17 @@ public class DefaultStagingService implements StagingService {
 
     @Override
     public List<Submitted> stageEach(Policy policy, String jobXmlName, List<Properties> parameters, SubmitOption... options) {
+        return stageEach(policy, jobXmlName, parameters, false, null, options);
+    }
+
+    @Override
+    public List<Submitted> stageEachAs(String user, Policy policy, String jobXmlName, List<Properties> parameters,
+                                       SubmitOption... options) {
+        return stageEach(policy, jobXmlName, parameters, true, user, options);
+    }
+
+    private List<Submitted> stageEach(Policy policy, String jobXmlName, List<Properties> parameters, boolean authorized, String as,
+                                      SubmitOption... options) {
         String jobName = placement.knownJob(jobXmlName);
         if (parameters == null || parameters.isEmpty()) {
             return List.of();
@@ -117,7 +128,7 @@ public class DefaultStagingService implements StagingService {
         }
         placement.checkShards(policy, submissions);
         Keys keys = keys(policy, jobName, controls, parameters, options);
-        String user = permission.authorize("start");
+        String user = authorized ? as : permission.authorize("start");
         JobTimeouts timeouts = JobTimeouts.of(SubmitOption.timeoutOf(options), SubmitOption.progressTimeoutOf(options));
         Submitted[] result = new Submitted[submissions.size()];
         List<Integer> toStage = new ArrayList<>(submissions.size());

@@ -24,6 +24,13 @@ public interface StagingService {
                                                     SubmitOption... options);
 
     /**
+     * As {@link #stageEach}, on behalf of {@code user}, who was allowed to start batch jobs when the work was
+     * submitted: for what the engine stages later on a submitter's behalf (a continuation, ADR 0051).
+     */
+    List<io.dispatchpolicy.api.Submitted> stageEachAs(String user, Policy policy, String jobXmlName, List<Properties> parameters,
+                                                      SubmitOption... options);
+
+    /**
      * Stages the restart of a FAILED or STOPPED execution through its policy (retry strategy
      * {@code restage}); it is admitted like a new submission and then restarted the Jakarta Batch way.
      *

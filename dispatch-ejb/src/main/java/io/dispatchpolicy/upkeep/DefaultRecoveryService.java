@@ -3,7 +3,10 @@ package io.dispatchpolicy.upkeep;
 import io.dispatchpolicy.admission.InflightRepository;
 import io.dispatchpolicy.admission.OwnedInflight;
 import io.dispatchpolicy.admission.ReleasedInflight;
+import io.dispatchpolicy.completion.FailedJobs;
 import io.dispatchpolicy.config.DispatchSettings;
+import io.dispatchpolicy.follow.JobEnd;
+import io.dispatchpolicy.follow.JobEnds;
 import io.dispatchpolicy.domain.model.Restart;
 import io.dispatchpolicy.infrastructure.jberet.ExecutionFactory;
 import io.dispatchpolicy.infrastructure.jberet.JobInstances;
@@ -63,6 +66,12 @@ public class DefaultRecoveryService implements RecoveryService {
 
     @Inject
     ThisNode node;
+
+    @Inject
+    FailedJobs failedJobs;
+
+    @Inject
+    JobEnds jobEnds;
 
 
 
@@ -145,10 +154,23 @@ public class DefaultRecoveryService implements RecoveryService {
     private void settle(List<ReleasedInflight> released, boolean failedToo, String reason) {
         for (ReleasedInflight r : released) {
             ExecutionFactory.Abandoned abandoned = executions.failAbandoned(r.executionId(), reason);
-            if (abandoned == null || !(abandoned.interrupted()
+            if (abandoned == null) {
+                continue;
+            }
+            if (!(abandoned.interrupted()
                     || (abandoned.was() == BatchStatus.STOPPED && !r.stopRequested())
                     || (abandoned.was() == BatchStatus.FAILED && failedToo))) {
-                continue; // it ended on its own, or as an operator asked; only its slot was left to free
+                // It ended on its own, or as an operator asked, and its runner's end never committed: what that end
+                // would have done is done here — a failure retried or buried by its policy, and a last end's followers
+                // decided (ADR 0051), in the transaction that frees its slot, so exactly once.
+                boolean forGood = abandoned.was() != BatchStatus.FAILED || r.policyName() == null
+                        || failedJobs.failed(abandoned.execution(), new FailedJobs.Run(r.submissionId(), r.partitionId(), r.policyName(),
+                        r.priority(), r.attempt()), null);
+                if (forGood) {
+                    jobEnds.ended(new JobEnd(r.submissionId(), r.executionId(), abandoned.execution().getJobName(), abandoned.was(),
+                            abandoned.execution().getExitStatus()));
+                }
+                continue;
             }
             String jobName = instances.jobName(r.executionId());
             RetryStrategy strategy = heldPolicies.effectiveIfDeclared(r.policyName())

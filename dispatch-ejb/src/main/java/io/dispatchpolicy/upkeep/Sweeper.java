@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Deletes what the engine no longer needs, on {@code dispatch.sweep-interval}: tick samples, per-minute
- * history and denial episodes past {@code metrics-retention}, submission records and schedules' ended occurrences past
+ * history and denial episodes past {@code metrics-retention}, submission records, schedules' ended occurrences and decided continuations past
  * {@code admission-retention}, partitions empty and
  * idle past {@code partition-inactive-after} (their gate state with them), adaptive rows not
  * updated for as long, dead jobs past {@code dead-retention} (logged, never silent), tenants' submission
@@ -43,6 +43,12 @@ public class Sweeper {
 
     @Inject
     ExecutionRetention retention;
+
+    @Inject
+    io.dispatchpolicy.follow.FollowerRepository followers;
+
+    /** Followers deleted per sweep at most (ADR 0051); more go at the next. */
+    static final int SWEEP_BATCH = 5_000;
 
     /** The pruning's next window starts after this job instance id. */
     private volatile long pruneAfter;
@@ -73,6 +79,7 @@ public class Sweeper {
                 + sweep.admissionsOlderThan(settings.admissionRetention())
                 + sweep.auditOlderThan(settings.auditRetention())
                 + sweep.occurrencesOlderThan(settings.admissionRetention())
+                + followers.prune(settings.admissionRetention(), SWEEP_BATCH)
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())
                 + sweep.tenantCountsOutsideEveryWindow()

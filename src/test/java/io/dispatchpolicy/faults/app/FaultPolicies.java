@@ -58,6 +58,12 @@ public class FaultPolicies {
     public static final int LIMIT_PER_TENANT = 5;
     public static final int LIMIT_IN_ALL = 8;
 
+    /** Scenario (n), continuations: A retried once at once, followed by B (2 per tenant) on success, C (1 at once) on failure. */
+    public static final String CONT_A = "fault-cont-a";
+    public static final String CONT_B = "fault-cont-b";
+    public static final String CONT_C = "fault-cont-c";
+    public static final int CONT_B_PER_TENANT = 2;
+
     /** The jobs {@code /fault/submit-job} may submit, with parameters of the caller's. */
     public static final java.util.Set<String> CONTROL_JOBS = java.util.Set.of(PAUSE_JOB, ITEMS_JOB);
 
@@ -115,6 +121,22 @@ public class FaultPolicies {
     @Produces
     Policy limitB() {
         return byTenant(LIMIT_B).limit(LIMIT).build();
+    }
+
+    @Produces
+    Policy continuedA() {
+        return byTenant(CONT_A).gate(io.dispatchpolicy.spi.Gate.concurrency(4))
+                .retry(io.dispatchpolicy.spi.Retries.fixed(java.time.Duration.ZERO).maxRetries(1)).build();
+    }
+
+    @Produces
+    Policy continuationB() {
+        return byTenant(CONT_B).gate(io.dispatchpolicy.spi.Gate.concurrency(CONT_B_PER_TENANT)).build();
+    }
+
+    @Produces
+    Policy continuationC() {
+        return byTenant(CONT_C).capacity(1).build();
     }
 
     /** A policy of the job of the same name, partitioned by its {@code tenant} parameter. */

@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sleeps {@code sleepMs}, then completes. {@link #stop()} ends the wait at once, so a server shutdown
+ * Sleeps {@code sleepMs}, then completes (or fails, when {@code fail} is {@code true}). {@link #stop()} ends the wait at once, so a server shutdown
  * (which stops running jobs) is not held up by the storm and the job ends STOPPED, as a real job would.
  */
 @Dependent
@@ -21,12 +21,23 @@ public class SleepingBatchlet extends AbstractBatchlet {
     @BatchProperty
     String sleepMs;
 
+    /** {@code true}: fails once its sleep is over (scenario (n)'s failing predecessors). */
+    @Inject
+    @BatchProperty
+    String fail;
+
     private final CountDownLatch stopRequested = new CountDownLatch(1);
 
     @Override
     public String process() throws InterruptedException {
         long millis = sleepMs == null || sleepMs.isBlank() ? 0 : Long.parseLong(sleepMs.strip());
-        return stopRequested.await(millis, TimeUnit.MILLISECONDS) ? "STOPPED" : "COMPLETED";
+        if (stopRequested.await(millis, TimeUnit.MILLISECONDS)) {
+            return "STOPPED";
+        }
+        if ("true".equals(fail)) {
+            throw new IllegalStateException("failing as asked");
+        }
+        return "COMPLETED";
     }
 
     @Override

@@ -41,7 +41,10 @@ public final class FaultDeployment {
                 .addAsManifestResource(resource("faults/batch-jobs/fault-unique.xml"), "batch-jobs/fault-unique.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-items.xml"), "batch-jobs/fault-items.xml")
                 .addAsManifestResource(resource("faults/batch-jobs/fault-limit-a.xml"), "batch-jobs/fault-limit-a.xml")
-                .addAsManifestResource(resource("faults/batch-jobs/fault-limit-b.xml"), "batch-jobs/fault-limit-b.xml");
+                .addAsManifestResource(resource("faults/batch-jobs/fault-limit-b.xml"), "batch-jobs/fault-limit-b.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-cont-a.xml"), "batch-jobs/fault-cont-a.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-cont-b.xml"), "batch-jobs/fault-cont-b.xml")
+                .addAsManifestResource(resource("faults/batch-jobs/fault-cont-c.xml"), "batch-jobs/fault-cont-c.xml");
         WebArchive web = ShrinkWrap.create(WebArchive.class, "fault.war")
                 .addPackage(StormResource.class.getPackage())
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");

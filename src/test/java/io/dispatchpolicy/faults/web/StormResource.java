@@ -123,6 +123,41 @@ public class StormResource {
         return lines.toString();
     }
 
+    /**
+     * {@code POST /fault/submit-continued?count=N&first=F&tenants=T&sleepMs=S} (scenario (n)): N jobs {@code fault-cont-a}, job
+     * {@code i} (from F) of tenant {@code i % T}, sleeping S ms (MIN-MAX spread by index), failing when {@code i % 10 < 3}; each
+     * continued on success by {@code fault-cont-b} and on failure by {@code fault-cont-c} (tenant {@code i % T}, 100 ms). The
+     * submission ids, one a line.
+     */
+    @POST
+    @Path("submit-continued")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String submitContinued(@QueryParam("count") int count, @QueryParam("first") @DefaultValue("0") int first,
+                                  @QueryParam("tenants") @DefaultValue("4") int tenants,
+                                  @QueryParam("sleepMs") @DefaultValue("300-900") String sleepMs) {
+        if (count <= 0 || tenants <= 0 || first < 0) {
+            throw new jakarta.ws.rs.BadRequestException("count and tenants must be positive, first not negative");
+        }
+        String[] range = sleepMs.split("-", 2);
+        long min = Long.parseLong(range[0].strip());
+        long max = range.length == 2 ? Long.parseLong(range[1].strip()) : min;
+        StringBuilder ids = new StringBuilder();
+        for (int i = first; i < first + count; i++) {
+            String tenant = "t" + (i % tenants);
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("tenant", tenant);
+            p.setProperty("sleepMs", Long.toString(min + Math.floorMod(i * 7919L, max - min + 1)));
+            p.setProperty("fail", Boolean.toString(i % 10 < 3));
+            java.util.Properties next = new java.util.Properties();
+            next.setProperty("tenant", tenant);
+            next.setProperty("sleepMs", "100");
+            ids.append(dispatch.submit(FaultPolicies.CONT_A, p, io.dispatchpolicy.api.SubmitOption.then(
+                    io.dispatchpolicy.api.Continuation.onSuccess(FaultPolicies.CONT_B, next),
+                    io.dispatchpolicy.api.Continuation.onFailure(FaultPolicies.CONT_C, next)))).append('\n');
+        }
+        return ids.toString();
+    }
+
     /** {@code POST /fault/submit-failing}: stages one always-failing job; its submission id. */
     @POST
     @Path("submit-failing")

@@ -2,6 +2,7 @@ package io.dispatchpolicy.console.jobs;
 
 import io.dispatchpolicy.api.DispatchOperator;
 import io.dispatchpolicy.api.SubmissionRejectedException;
+import io.dispatchpolicy.api.Continuation;
 import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.api.Submitted;
 import io.dispatchpolicy.console.audit.Actor;
@@ -102,19 +103,67 @@ public class DefaultJobControl implements JobControl {
 
     /** Each option of the request as the application would give it; a bad one refused naming its field. */
     private static SubmitOption[] options(SubmitRequest r) {
+        return options(r, "").toArray(SubmitOption[]::new);
+    }
+
+    /** The request's options, its continuations as {@code SubmitOption.then}; fields named under {@code prefix}. */
+    private static List<SubmitOption> options(SubmitRequest r, String prefix) {
+        List<SubmitOption> options = own(r, prefix);
+        for (int i = 0; i < r.then().size(); i++) {
+            String field = prefix + "then[" + i + "]";
+            Continuation c = continuation(r.then().get(i), field);
+            option(options, field, () -> SubmitOption.then(c));
+        }
+        return options;
+    }
+
+    /** A continuation of the write API as the application would build it. */
+    private static Continuation continuation(SubmitRequest.Then then, String field) {
+        SubmitRequest r = then.job();
+        if (r == null || r.jobName() == null || r.jobName().isBlank()) {
+            throw new JobRequestRefused(field + ".job", field + ".job is required: the job XML name of the continuation");
+        }
+        if (r.parameters().size() != 1) {
+            throw new JobRequestRefused(field + ".parameters", field + ".parameters is one object of job parameters");
+        }
+        Properties p = new Properties();
+        if (r.parameters().get(0) != null) {
+            p.putAll(r.parameters().get(0));
+        }
+        SubmitOption[] own = own(r, field + ".").toArray(SubmitOption[]::new);
+        Continuation c;
+        try {
+            c = switch (then.on() == null ? "" : then.on().strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "success" -> Continuation.onSuccess(r.jobName(), p, own);
+                case "failure" -> Continuation.onFailure(r.jobName(), p, own);
+                case "any" -> Continuation.onAnyEnd(r.jobName(), p, own);
+                default -> throw new JobRequestRefused(field + ".on", field + ".on must be success, failure or any, was "
+                        + (then.on() == null ? "missing" : "'" + then.on() + "'"));
+            };
+            for (int i = 0; i < r.then().size(); i++) {
+                c = c.then(continuation(r.then().get(i), field + ".then[" + i + "]"));
+            }
+        } catch (SubmissionRejectedException e) {
+            throw new JobRequestRefused(field, e.getMessage());
+        }
+        return c;
+    }
+
+    /** The request's own options, without its continuations. */
+    private static List<SubmitOption> own(SubmitRequest r, String prefix) {
         List<SubmitOption> options = new java.util.ArrayList<>();
-        option(options, "priority", r.priority() == null ? null : () -> SubmitOption.priority(r.priority()));
-        option(options, "priorityOffset", r.priorityOffset() == null ? null : () -> SubmitOption.priorityOffset(r.priorityOffset()));
-        option(options, "delay", r.delay() == null ? null : () -> SubmitOption.delay(r.delay()));
-        option(options, "at", r.at() == null ? null : () -> SubmitOption.at(r.at()));
-        option(options, "lane", r.lane() == null ? null : () -> SubmitOption.lane(r.lane()));
-        option(options, "cost", r.cost() == null ? null : () -> SubmitOption.cost(r.cost()));
-        option(options, "timeout", r.timeout() == null ? null : () -> SubmitOption.timeout(r.timeout()));
-        option(options, "progressTimeout", r.progressTimeout() == null ? null : () -> SubmitOption.progressTimeout(r.progressTimeout()));
-        option(options, "deadline", r.deadline() == null ? null : () -> SubmitOption.deadline(r.deadline()));
-        option(options, "expireAfter", r.expireAfter() == null ? null : () -> SubmitOption.expireAfter(r.expireAfter()));
+        option(options, prefix + "priority", r.priority() == null ? null : () -> SubmitOption.priority(r.priority()));
+        option(options, prefix + "priorityOffset", r.priorityOffset() == null ? null : () -> SubmitOption.priorityOffset(r.priorityOffset()));
+        option(options, prefix + "delay", r.delay() == null ? null : () -> SubmitOption.delay(r.delay()));
+        option(options, prefix + "at", r.at() == null ? null : () -> SubmitOption.at(r.at()));
+        option(options, prefix + "lane", r.lane() == null ? null : () -> SubmitOption.lane(r.lane()));
+        option(options, prefix + "cost", r.cost() == null ? null : () -> SubmitOption.cost(r.cost()));
+        option(options, prefix + "timeout", r.timeout() == null ? null : () -> SubmitOption.timeout(r.timeout()));
+        option(options, prefix + "progressTimeout", r.progressTimeout() == null ? null : () -> SubmitOption.progressTimeout(r.progressTimeout()));
+        option(options, prefix + "deadline", r.deadline() == null ? null : () -> SubmitOption.deadline(r.deadline()));
+        option(options, prefix + "expireAfter", r.expireAfter() == null ? null : () -> SubmitOption.expireAfter(r.expireAfter()));
         if (r.uniqueKey() != null || r.uniqueWindow() != null || r.uniqueCovers() != null) {
-            option(options, "unique", () -> {
+            option(options, prefix + "unique", () -> {
                 try {
                     io.dispatchpolicy.spi.Uniqueness uniqueness = r.uniqueCovers() == null
                             ? (r.uniqueWindow() == null ? io.dispatchpolicy.spi.Uniqueness.WHILE_LIVE
@@ -127,9 +176,9 @@ public class DefaultJobControl implements JobControl {
             });
         }
         if (r.debounceKey() != null || r.debouncePeriod() != null || r.debounceMaxWait() != null) {
-            option(options, "debounce", () -> SubmitOption.debounce(r.debounceKey(), r.debouncePeriod(), r.debounceMaxWait()));
+            option(options, prefix + "debounce", () -> SubmitOption.debounce(r.debounceKey(), r.debouncePeriod(), r.debounceMaxWait()));
         }
-        return options.toArray(SubmitOption[]::new);
+        return options;
     }
 
     private static void option(List<SubmitOption> options, String field, java.util.function.Supplier<SubmitOption> make) {
@@ -149,6 +198,9 @@ public class DefaultJobControl implements JobControl {
      */
     static String fieldOf(String message) {
         String m = message == null ? "" : message;
+        if (m.startsWith("Continuation") || m.contains("cannot carry continuations")) {
+            return "then"; // whatever refused it, it is about a continuation (the message names which)
+        }
         java.util.regex.Matcher option = java.util.regex.Pattern.compile("SubmitOption\\.(\\w+)").matcher(m);
         if (option.find()) {
             return option.group(1);

@@ -3,6 +3,7 @@ package io.dispatchpolicy.console.jobs;
 import io.dispatchpolicy.completion.JobStops;
 import io.dispatchpolicy.console.monitoring.DeadJobs;
 import io.dispatchpolicy.domain.model.Restart;
+import io.dispatchpolicy.follow.FollowerRepository;
 import io.dispatchpolicy.node.TickSignal;
 import io.dispatchpolicy.partition.PartitionRepository;
 import io.dispatchpolicy.policy.PolicyRegistry;
@@ -48,6 +49,9 @@ public class JobActions {
 
     @Inject
     TickSignal signal;
+
+    @Inject
+    FollowerRepository followers;
 
     private static String describe(JobsRepository.Key k) {
         return k.kind() + " " + k.key() + " · " + k.absorbed() + (k.kind().equals("unique") ? " duplicate" : " later submission")
@@ -113,7 +117,11 @@ public class JobActions {
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::timedOut).orElse(null),
                 admission.filter(JobsRepository.Admission::inFlight).map(JobsRepository.Admission::runsOn).orElse(null),
                 admission.filter(a -> a.inFlight() && a.stopRequestedAt() != null).map(JobActions::stopRequest).orElse(null),
-                cost, jobs.key(submissionId).map(JobActions::describe).orElse(null), discarded));
+                cost, jobs.key(submissionId).map(JobActions::describe).orElse(null), discarded,
+                followers.stagedAs(submissionId).stream().map(f -> new FollowLink(f.afterSubmission(), null, f.onEnd(), f.state(),
+                        f.detail())).toList(),
+                followers.after(submissionId).stream().map(f -> new FollowLink(f.submissionId(), f.jobName(), f.onEnd(), f.state(),
+                        f.detail())).toList()));
     }
 
     /** Where an operator's stop of a job in flight stands. */

@@ -28,11 +28,14 @@ import java.util.List;
  * @param key          its uniqueness or debounce key and what it absorbed ("unique order-42 · 999 duplicates absorbed",
  *                     ADR 0036); null without one
  * @param discarded    for an EXPIRED or DISCARDED job: why and when a submission control took it out; else null
+ * @param continues    the jobs it was staged to continue (ADR 0051): their submissions, on which end
+ * @param continuedBy  its continuations: each job, on which end, and what became of it
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
                       List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut,
-                      String runsOn, String stopRequest, int cost, String key, String discarded) implements Serializable {
+                      String runsOn, String stopRequest, int cost, String key, String discarded,
+                      List<FollowLink> continues, List<FollowLink> continuedBy) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

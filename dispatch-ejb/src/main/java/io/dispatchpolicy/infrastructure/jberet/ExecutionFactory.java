@@ -123,7 +123,7 @@ public class ExecutionFactory {
     }
 
     /** An execution whose runner is gone: the status it had, and the user it ran for. */
-    public record Abandoned(BatchStatus was, String user) {
+    public record Abandoned(BatchStatus was, String user, JobExecutionImpl execution) {
         /** True when it was still running, so it was failed now and should be restarted. */
         public boolean interrupted() {
             return was == BatchStatus.STARTING || was == BatchStatus.STARTED || was == BatchStatus.STOPPING;
@@ -145,7 +145,7 @@ public class ExecutionFactory {
         if (execution == null) {
             return null;
         }
-        Abandoned abandoned = new Abandoned(execution.getBatchStatus(), execution.getUser());
+        Abandoned abandoned = new Abandoned(execution.getBatchStatus(), execution.getUser(), execution);
         write(launch, execution, abandoned.interrupted() ? reason : null);
         return abandoned;
     }

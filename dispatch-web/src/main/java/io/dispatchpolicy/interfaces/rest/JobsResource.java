@@ -60,7 +60,11 @@ public class JobsResource {
     static final String IDEMPOTENCY_PREFIX = "idempotency-key:";
 
     private static final Set<String> SUBMIT_FIELDS = Set.of("job", "parameters", "priority", "priorityOffset", "delay", "at", "lane", "cost", "timeout",
-            "progressTimeout", "unique", "deadline", "expireAfter", "debounce");
+            "progressTimeout", "unique", "deadline", "expireAfter", "debounce", "then");
+
+    /** A continuation's fields (ADR 0051): a submission's, of one job, and on which end of its predecessor. */
+    private static final Set<String> THEN_FIELDS = Set.of("on", "job", "parameters", "priority", "priorityOffset", "delay", "at", "lane", "cost",
+            "timeout", "progressTimeout", "unique", "deadline", "expireAfter", "debounce", "then");
 
     @Inject
     @Engine
@@ -132,11 +136,7 @@ public class JobsResource {
             uniqueKey = IDEMPOTENCY_PREFIX + idempotencyKey;
             window = IDEMPOTENCY_WINDOW;
         }
-        SubmitRequest request = new SubmitRequest(job, parameters, body.integer("priority"), body.duration("delay"), body.instant("at"),
-                body.text("lane"), body.integer("cost"), body.duration("timeout"), body.duration("progressTimeout"),
-                uniqueKey, window, covers, body.instant("deadline"), body.duration("expireAfter"),
-                debounce == null ? null : debounce.text("key"), debounce == null ? null : debounce.duration("period"),
-                debounce == null ? null : debounce.duration("maxWait"), body.duration("priorityOffset"));
+        SubmitRequest request = request(body, job, parameters, uniqueKey, window, covers, debounce);
         if (request.uniqueKey() == null && (request.uniqueWindow() != null || request.uniqueCovers() != null)) {
             throw Problem.badField("unique.key", "unique.key is required with unique");
         }
@@ -158,6 +158,24 @@ public class JobsResource {
             response.location(uri.getBaseUriBuilder().path("jobs").path(Long.toString(submitted.get(0).id())).build());
         }
         return response.build();
+    }
+
+    private static SubmitRequest request(JsonBody body, String job, List<Map<String, String>> parameters, String uniqueKey, Duration window,
+                                         Set<Uniqueness.State> covers, JsonBody debounce) {
+        List<SubmitRequest.Then> then = new ArrayList<>();
+        for (JsonBody c : body.objects("then", THEN_FIELDS)) {
+            JsonBody unique = c.object("unique", Set.of("key", "window", "covers"));
+            JsonValue own = c.raw("parameters");
+            then.add(new SubmitRequest.Then(c.text("on"), request(c, c.text("job"),
+                    List.of(own == null ? Map.of() : JsonBody.strings(c.name("parameters"), own)),
+                    unique == null ? null : unique.text("key"), unique == null ? null : unique.duration("window"),
+                    unique == null ? null : covers(unique), c.object("debounce", Set.of("key", "period", "maxWait")))));
+        }
+        return new SubmitRequest(job, parameters, body.integer("priority"), body.duration("delay"), body.instant("at"),
+                body.text("lane"), body.integer("cost"), body.duration("timeout"), body.duration("progressTimeout"),
+                uniqueKey, window, covers, body.instant("deadline"), body.duration("expireAfter"),
+                debounce == null ? null : debounce.text("key"), debounce == null ? null : debounce.duration("period"),
+                debounce == null ? null : debounce.duration("maxWait"), body.duration("priorityOffset"), then);
     }
 
     private static List<Map<String, String>> parameters(JsonBody body) {

@@ -67,6 +67,24 @@ final class JsonBody {
         return new JsonBody(nested, name(field)).only(allowed);
     }
 
+    /** Each object of a list of objects with only {@code allowed} fields, named {@code field[i]}; empty when absent. */
+    java.util.List<JsonBody> objects(String field, Set<String> allowed) {
+        if (!has(field)) {
+            return java.util.List.of();
+        }
+        if (!(object.get(field) instanceof jakarta.json.JsonArray array)) {
+            throw Problem.badField(name(field), name(field) + " must be a list of objects");
+        }
+        java.util.List<JsonBody> all = new java.util.ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            if (!(array.get(i) instanceof JsonObject nested)) {
+                throw Problem.badField(name(field) + "[" + i + "]", name(field) + "[" + i + "] must be an object");
+            }
+            all.add(new JsonBody(nested, name(field) + "[" + i + "]").only(allowed));
+        }
+        return all;
+    }
+
     JsonValue raw(String field) {
         return has(field) ? object.get(field) : null;
     }
