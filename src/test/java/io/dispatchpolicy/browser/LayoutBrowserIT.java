@@ -38,6 +38,7 @@ class LayoutBrowserIT extends BrowserTest {
     private static final String KEY = "tenant-with-a-rather-long-name-0042";
     private static long submission;
     private static long partition;
+    private static long group;
 
     @BeforeAll
     static void seed() throws Exception {
@@ -49,6 +50,16 @@ class LayoutBrowserIT extends BrowserTest {
         sql("INSERT INTO dispatch.denial_history (partition_id, policy_name, partition_key, reason, started_at, last_at, denials) "
                 + "SELECT id, policy_name, partition_key, 'concurrency_full', now() - interval '3 minutes', now(), 12 FROM dispatch.partitions "
                 + "WHERE policy_name = 'it-lanes' AND partition_key = ? AND lane = 'bulk'", KEY);
+        // a group with a long name and two callbacks, as its page shows them (ADR 0052)
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement("INSERT INTO dispatch.job_groups (name, total, completed) "
+                + "VALUES ('nightly-import-of-every-tenant-with-a-rather-long-name-0042', 1000, 990) RETURNING id")) {
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                group = rs.getLong(1);
+            }
+        }
+        sql("INSERT INTO dispatch.followers (after_submission, kind, on_end, job_name, job_parameters, spec, group_id) "
+                + "SELECT NULL, 'callback', o, 'send-the-summary-of-every-tenant-' || o, '{}', '{}', ? FROM unnest(ARRAY['success', 'any']) o", group);
         try (Connection c = connect(); PreparedStatement s = c.prepareStatement(
                 "SELECT partition_id FROM dispatch.staged_jobs WHERE id = ? UNION ALL SELECT partition_id FROM dispatch.admissions WHERE submission_id = ?")) {
             s.setLong(1, submission);
@@ -71,6 +82,7 @@ class LayoutBrowserIT extends BrowserTest {
                 + "WHERE partition_key = ?", KEY);
         sql("DELETE FROM dispatch.denial_history WHERE policy_name = 'it-lanes' AND partition_key = ?", KEY);
         sql("DELETE FROM dispatch.partitions WHERE policy_name = 'it-lanes' AND partition_key = ?", KEY);
+        sql("DELETE FROM dispatch.job_groups WHERE id = ?", group);
     }
 
     @Test
@@ -94,6 +106,7 @@ class LayoutBrowserIT extends BrowserTest {
         pages.put("schedule-form", "schedule-form.xhtml");
         pages.put("audit", "audit.xhtml");
         pages.put("limits", "limits.xhtml");
+        pages.put("group", "group.xhtml?id=" + group);
         List<String> problems = new ArrayList<>();
         java.nio.file.Path log = java.nio.file.Path.of("target/server/standalone/log/server.log");
         long logBefore = java.nio.file.Files.exists(log) ? java.nio.file.Files.size(log) : 0;

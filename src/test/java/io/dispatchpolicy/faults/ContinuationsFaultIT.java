@@ -17,7 +17,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -25,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * (n) Continuations across a kill -9 while their predecessors' ends are being written (issue 39; ADR 0051): 100 jobs
- * {@code fault-cont-a} (30 of them fail, each retried once) are submitted through two nodes, each continued by
+ * (n) Continuations and groups across a kill -9 while their predecessors' ends are being written (issue 39; ADR 0051,
+ * 0052): 100 jobs {@code fault-cont-a} (30 of them fail, each retried once) are submitted through two nodes as two
+ * groups of 50 (callback on all ended: a {@code fault-cont-b} of tenant {@code group-…}), each job continued by
  * {@code fault-cont-b} on success and {@code fault-cont-c} on failure. The test holds the followers' rows locked, so
  * every A that ends waits inside the transaction that records its end — JBeret's end written, the slot's release
  * and the followers' decision not committed; once {@code b} has such ends of both kinds pending, its JVM is killed and
@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Checked: exactly 70 B and 30 C submissions, one per A by the A's last end (one follower staged and one skipped
  * per A), each of them completed exactly once (a run the kill interrupted runs again), none before its A's last
- * execution ended, B never more than {@value FaultPolicies#CONT_B_PER_TENANT} of a tenant at once and C one at a time.
+ * execution ended, B never more than {@value FaultPolicies#CONT_B_PER_TENANT} of a tenant at once and C one at a time;
+ * each group counted 35 completed and 15 failed and staged its callback once, which completed once.
  */
 class ContinuationsFaultIT {
 
@@ -58,9 +59,11 @@ class ContinuationsFaultIT {
             UUID b = run.bootId(B);
             long[] ids;
             long[] pending;
+            long[] groups;
             try (Connection hold = run.database().connect()) {
-                List<Long> submitted = new ArrayList<>(submit(run.server(A).baseUri(), 0, JOBS / 2));
-                submitted.addAll(submit(run.server(B).baseUri(), JOBS / 2, JOBS / 2));
+                groups = new long[] {submit(run.server(A).baseUri(), 0, JOBS / 2), submit(run.server(B).baseUri(), JOBS / 2, JOBS / 2)};
+                List<Long> submitted = Observations.query(run.database()::connect, "SELECT after_submission FROM dispatch.followers "
+                        + "WHERE group_id = ANY(?) AND kind = 'group' ORDER BY after_submission", rs -> rs.getLong(1), groups);
                 ids = submitted.stream().mapToLong(Long::longValue).toArray();
                 assertThat(ids).hasSize(JOBS);
                 hold.setAutoCommit(false);
@@ -69,7 +72,7 @@ class ContinuationsFaultIT {
                     lock.setArray(1, hold.createArrayOf("bigint", submitted.toArray(new Long[0])));
                     try (ResultSet rs = lock.executeQuery()) {
                         rs.next();
-                        assertThat(rs.getLong(1)).as("two followers per A").isEqualTo(2L * JOBS);
+                        assertThat(rs.getLong(1)).as("two continuations and a group member per A").isEqualTo(3L * JOBS);
                     }
                 }
                 pending = await("ends of b's A's of both kinds waiting on the followers' lock").atMost(Duration.ofMinutes(3))
@@ -87,6 +90,7 @@ class ContinuationsFaultIT {
 
             await("every A's followers decided and their jobs ended").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
                     .until(() -> count(run, "SELECT count(*) FROM dispatch.followers WHERE after_submission = ANY(?) AND state = 'waiting'", ids) == 0
+                            && count(run, "SELECT count(*) FROM dispatch.job_groups WHERE id = ANY(?) AND ended_at IS NULL", groups) == 0
                             && count(run, "SELECT count(*) FROM dispatch.staged_jobs WHERE job_name IN ('fault-cont-a', 'fault-cont-b', 'fault-cont-c')") == 0
                             && count(run, "SELECT count(*) FROM dispatch.inflight_jobs") == 0);
 
@@ -94,6 +98,15 @@ class ContinuationsFaultIT {
                     .as("one follower staged per A").isEqualTo(JOBS);
             assertThat(count(run, "SELECT count(*) FROM dispatch.followers WHERE after_submission = ANY(?) AND state = 'skipped'", ids))
                     .as("the other skipped").isEqualTo(JOBS);
+            // each group counted each member once, at its last end, and staged its callback once
+            List<String> counted = Observations.query(run.database()::connect, "SELECT concat_ws(' ', total, completed, failed, stopped, discarded, "
+                    + "(SELECT count(*) FROM dispatch.followers f WHERE f.group_id = g.id AND f.kind = 'callback' AND f.state = 'staged')) "
+                    + "FROM dispatch.job_groups g WHERE id = ANY(?) ORDER BY id", rs -> rs.getString(1), groups);
+            run.note("groups", counted);
+            assertThat(counted).containsExactly("50 35 15 0 0 1", "50 35 15 0 0 1");
+            assertThat(count(run, "SELECT count(*) FROM job_execution e JOIN job_instance i ON i.jobinstanceid = e.jobinstanceid "
+                    + "WHERE i.jobname = 'fault-cont-b' AND e.batchstatus = 'COMPLETED' AND e.jobparameters LIKE '%tenant = group-%'"))
+                    .as("each group's callback completed once").isEqualTo(2);
             // which one was staged is the A's last end: B after a last execution COMPLETED, C after one FAILED
             assertThat(count(run, "SELECT count(*) FROM dispatch.followers f JOIN dispatch.admissions a ON a.submission_id = f.after_submission "
                     + "JOIN job_execution e ON e.jobexecutionid = a.execution_id WHERE f.after_submission = ANY(?) AND f.state = 'staged' "
@@ -124,16 +137,16 @@ class ContinuationsFaultIT {
             assertThat(cPeak).isEqualTo(1);
             run.note("passed", true);
             System.out.println("n-continuations: ends pending on b at the kill " + pending[0] + " COMPLETED, " + pending[1] + " FAILED; a took b's rows in "
-                    + recovered + " s; B " + bs + ", C " + cs + "; peaks B per tenant " + bPeak + ", C " + cPeak);
+                    + recovered + " s; B " + bs + ", C " + cs + "; peaks B per tenant " + bPeak + ", C " + cPeak + "; groups " + counted);
         }
     }
 
-    private static List<Long> submit(URI war, int first, int count) throws Exception {
+    private static long submit(URI war, int first, int count) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(war.resolve("submit-continued?count=" + count + "&first=" + first + "&tenants=4&sleepMs=300-900"))
                 .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.noBody()).build();
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return Arrays.stream(response.body().strip().split("\n")).map(String::strip).map(Long::valueOf).toList();
+        return Long.parseLong(response.body().strip());
     }
 
     /** b's in-flight rows whose execution JBeret already records as ended: [COMPLETED, FAILED]. */

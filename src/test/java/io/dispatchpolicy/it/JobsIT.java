@@ -156,7 +156,7 @@ class JobsIT extends EngineTest {
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARAMETER, "tenant", null, 0, 10)).hasMessageContaining("name=value");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.PARTITION, "k", " ", 0, 10)).hasMessageContaining("name the policy");
         assertThatThrownBy(() -> new JobQuery(JobQuery.By.KEY, "order=1", null, 0, 10)).hasMessageContaining("A key is found within its policy");
-        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition, parameter, key or state");
+        assertThatThrownBy(() -> JobQuery.by("tenant")).hasMessageContaining("submission, execution, job, partition, parameter, key, group or state");
         assertThatThrownBy(() -> jobs.life(Long.MAX_VALUE - 1).orElseThrow(() -> new IllegalStateException("none")))
                 .hasMessage("none");
         assertThatThrownBy(() -> jobs.stop(Long.MAX_VALUE - 1, Operators.ADMIN)).isInstanceOf(JobRequestRefused.class).hasMessageContaining("No job");

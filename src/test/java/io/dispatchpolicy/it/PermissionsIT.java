@@ -65,6 +65,7 @@ class PermissionsIT extends EngineTest {
                 List.of(Map.of()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), a));
         all.put(OperatorAction.JOB_RESTART, a -> jobs.restart(NO_JOB, a));
         all.put(OperatorAction.JOB_DISCARD, a -> jobs.discard(NO_JOB, a));
+        all.put(OperatorAction.GROUP_CANCEL, a -> jobs.cancelGroup(NO_JOB, a));
         all.put(OperatorAction.DEAD_RETRY, a -> dead.retryNow(List.of(NO_JOB), a));
         all.put(OperatorAction.DEAD_DISCARD, a -> dead.discard(List.of(NO_JOB), a));
         all.put(OperatorAction.PARTITION_FORCE_ADMIT, a -> partitions.forceAdmit(NO_PARTITION, 1, a));
@@ -100,7 +101,7 @@ class PermissionsIT extends EngineTest {
         Map<ConsoleRole, List<OperatorAction>> allowed = Map.of(
                 ConsoleRole.VIEWER, List.of(),
                 ConsoleRole.OPERATOR, List.of(OperatorAction.JOB_SUBMIT, OperatorAction.PARTITION_PAUSE, OperatorAction.PARTITION_RESUME,
-                        OperatorAction.JOB_STOP, OperatorAction.JOB_RESTART, OperatorAction.JOB_DISCARD,
+                        OperatorAction.JOB_STOP, OperatorAction.JOB_RESTART, OperatorAction.JOB_DISCARD, OperatorAction.GROUP_CANCEL,
                         OperatorAction.DEAD_RETRY, OperatorAction.DEAD_DISCARD, OperatorAction.PARTITION_FORCE_ADMIT,
                         OperatorAction.PARTITION_DRAIN, OperatorAction.PARTITION_OVERRIDE, OperatorAction.POLICY_PAUSE, OperatorAction.POLICY_RESUME,
                         OperatorAction.POLICY_DRAIN, OperatorAction.SCHEDULE_RUN_NOW, OperatorAction.BULK_ACTION, OperatorAction.BULK_CANCEL),

@@ -586,4 +586,20 @@ public class TestPolicies {
     Policy continuationC() {
         return byTenantWith("it-cont-c").capacity(1).build();
     }
+
+    /** Groups (GroupsIT): members retried once at once; the callbacks' jobs one partition each. */
+    @Produces
+    Policy grouped() {
+        return byTenantWith("it-group").retry(Retries.fixed(Duration.ZERO).maxRetries(1)).build();
+    }
+
+    @Produces
+    Policy groupDone() {
+        return byTenantWith("it-group-done").build();
+    }
+
+    @Produces
+    Policy groupOk() {
+        return byTenantWith("it-group-ok").build();
+    }
 }

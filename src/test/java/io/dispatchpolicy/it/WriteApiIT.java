@@ -229,7 +229,7 @@ class WriteApiIT extends EngineTest {
             "DELETE /api/partitions/{id}/overrides/{kind}/{scope}/{param}",
             "GET /api/denials", "GET /api/audit",
             "GET /api/jobs", "GET /api/jobs/states", "POST /api/jobs", "GET /api/jobs/{id}", "POST /api/jobs/{id}/stop", "POST /api/jobs/{id}/restart",
-            "POST /api/jobs/{id}/discard", "POST /api/jobs/{id}/retry",
+            "POST /api/jobs/{id}/discard", "POST /api/jobs/{id}/retry", "GET /api/groups/{id}", "POST /api/groups/{id}/cancel",
             "GET /api/schedules", "POST /api/schedules", "GET /api/schedules/{name}", "PUT /api/schedules/{name}",
             "DELETE /api/schedules/{name}", "POST /api/schedules/{name}/enable", "POST /api/schedules/{name}/disable",
             "POST /api/schedules/{name}/skip", "POST /api/schedules/{name}/run",

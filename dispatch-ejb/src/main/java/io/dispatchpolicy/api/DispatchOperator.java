@@ -44,4 +44,26 @@ public interface DispatchOperator {
 
     /** Where the submission with this id stands. */
     SubmissionStatus status(long submissionId);
+
+    /**
+     * Submits a group (ADR 0052): every member staged through its own policy, all or nothing, with the group's
+     * callbacks kept until its last member has ended.
+     *
+     * @return the group's id
+     * @throws SubmissionRejectedException when any member or callback would be refused, or a member's job is governed
+     *                                     by no policy; nothing is staged
+     */
+    long submitGroup(JobGroup group);
+
+    /** Where a group stands; {@link GroupStatus#exists()} false for an unknown id. */
+    GroupStatus groupStatus(long groupId);
+
+    /**
+     * Cancels a group: its staged members are discarded (kept as DISCARDED), running ones go on to their end, and no
+     * callback runs. A no-op for a group already cancelled.
+     *
+     * @return how many staged members were discarded
+     * @throws IllegalArgumentException for an unknown id
+     */
+    int cancelGroup(long groupId);
 }

@@ -66,8 +66,17 @@ public class Continuations {
      * policy cannot compute, a lane its policy lacks — checked with its predecessor's outcome parameters as
      * they will be, and for every continuation of the chain.
      */
-    private void check(String predecessor, Continuation c) {
-        String what = "Continuation " + describe(c.when()) + " of '" + predecessor + "' to '" + c.jobXmlName() + "'";
+    public void check(String predecessor, Continuation c) {
+        check("Continuation " + describe(c.when()) + " of '" + predecessor + "' to '" + c.jobXmlName() + "'", predecessor, c);
+    }
+
+    /** As {@link #check(String, Continuation)}, for a group's callback (ADR 0052). */
+    public void checkCallback(String group, Continuation c) {
+        check("Callback on all " + (c.when() == Continuation.When.SUCCESS ? "succeeded" : "ended") + " of group '" + group + "' to '"
+                + c.jobXmlName() + "'", "group " + group, c);
+    }
+
+    private void check(String what, String predecessor, Continuation c) {
         try {
             String job = placement.knownJob(c.jobXmlName());
             Policy policy = policies.forJob(job).orElseThrow(() -> new SubmissionRejectedException("job '" + job
@@ -94,7 +103,7 @@ public class Continuations {
     }
 
     /** Every submission gets a follower per continuation, in one statement. */
-    private void attach(String user, List<Long> submissions, List<Continuation> continuations) {
+    public void attach(String user, List<Long> submissions, List<Continuation> continuations) {
         if (submissions.isEmpty() || continuations.isEmpty()) {
             return;
         }
@@ -119,7 +128,7 @@ public class Continuations {
         followers.insert(user, after, onEnd, jobs, parameters, specs);
     }
 
-    private static String onEnd(Continuation.When when) {
+    static String onEnd(Continuation.When when) {
         return switch (when) {
             case SUCCESS -> "success";
             case FAILURE -> "failure";
@@ -136,33 +145,39 @@ public class Continuations {
     }
 
     /**
-     * The submission has ended for good: each follower waiting for it is decided, in the caller's transaction —
-     * staged through its job's policy when the end is one it follows (and its own continuations written with
-     * it), skipped when not, refused (kept with the reason, the end still recorded) when its staging is refused now.
+     * Decides one waiting follower of kind 'job' or 'callback', in the caller's transaction: staged through its job's
+     * policy with {@code outcome}'s parameters over its own when {@code follows} (and its own continuations written with
+     * it), skipped when not, refused (kept with the reason, the caller's end still recorded) when its staging is
+     * refused now. {@code end} is what the detail records: the end it was decided on.
      */
-    public void ended(JobEnd end) {
-        for (FollowerRepository.Waiting w : followers.lockWaiting(end.submissionId())) {
-            if (!follows(w.onEnd(), end.status())) {
-                followers.decide(w.id(), "skipped", null, end.status().name());
-                continue;
-            }
-            try {
-                Policy policy = policies.forJob(w.jobName()).orElseThrow(() -> new SubmissionRejectedException("job '" + w.jobName()
-                        + "' is governed by no policy now"));
-                Submitted s = staging.stageEachAs(w.submittedBy(), policy, w.jobName(),
-                        List.of(withOutcome(ContinuationCodec.parameters(w.parametersJson()), end)), ContinuationCodec.options(w.specJson()))
-                        .get(0);
-                followers.decide(w.id(), "staged", s.submissionId(), end.status().name()
-                        + (s.outcome() == Submitted.Outcome.STAGED ? "" : ": " + s.outcome().name().toLowerCase(java.util.Locale.ROOT)));
-                if (s.outcome() == Submitted.Outcome.STAGED) {
-                    attach(w.submittedBy(), List.of(s.submissionId()), ContinuationCodec.next(w.specJson()));
-                }
-            } catch (JobStartException e) { // SubmissionRejectedException included: nothing of it was written
-                String why = e.getMessage() == null ? e.toString() : e.getMessage();
-                followers.decide(w.id(), "refused", null, end.status().name() + ": " + (why.length() > 2_000 ? why.substring(0, 2_000) : why));
-                LOG.warning(() -> "Continuation '" + w.jobName() + "' of submission " + end.submissionId() + " was refused: " + why);
-            }
+    public void decide(FollowerRepository.Waiting w, boolean follows, Properties outcome, String end, String of) {
+        if (!follows) {
+            followers.decide(w.id(), "skipped", null, end);
+            return;
         }
+        try {
+            Policy policy = policies.forJob(w.jobName()).orElseThrow(() -> new SubmissionRejectedException("job '" + w.jobName()
+                    + "' is governed by no policy now"));
+            Properties parameters = ContinuationCodec.parameters(w.parametersJson());
+            parameters.putAll(outcome);
+            Submitted s = staging.stageEachAs(w.submittedBy(), policy, w.jobName(), List.of(parameters), ContinuationCodec.options(w.specJson()))
+                    .get(0);
+            followers.decide(w.id(), "staged", s.submissionId(), end
+                    + (s.outcome() == Submitted.Outcome.STAGED ? "" : ": " + s.outcome().name().toLowerCase(java.util.Locale.ROOT)));
+            if (s.outcome() == Submitted.Outcome.STAGED) {
+                attach(w.submittedBy(), List.of(s.submissionId()), ContinuationCodec.next(w.specJson()));
+            }
+        } catch (JobStartException e) { // SubmissionRejectedException included: nothing of it was written
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            followers.decide(w.id(), "refused", null, end + ": " + (why.length() > 2_000 ? why.substring(0, 2_000) : why));
+            LOG.warning(() -> "Continuation '" + w.jobName() + "' of " + of + " was refused: " + why);
+        }
+    }
+
+    /** A continuation of the ended submission: staged when the end is one it follows. */
+    public void ended(FollowerRepository.Waiting w, JobEnd end) {
+        decide(w, follows(w.onEnd(), end.status()), withOutcome(new Properties(), end), end.status().name(),
+                "submission " + end.submissionId());
     }
 
     /** Its own parameters, and its predecessor's outcome under the names {@link Continuation} gives. */

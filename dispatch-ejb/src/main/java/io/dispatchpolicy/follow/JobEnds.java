@@ -7,16 +7,29 @@ import jakarta.inject.Inject;
  * The one hook of a submission's final end (ADR 0051), called in the transaction that records it by every
  * path that ends a job for good: a runner's COMPLETED, a FAILED its policy will not retry (dead, or no
  * retries), an operator's STOPPED once released, and the same ends of a gone node's jobs settled by recovery.
- * Not called for an end that is retried or restarted: the submission has not ended yet.
+ * Not called for an end that is retried or restarted: the submission has not ended yet. Its followers are
+ * locked and decided by kind: a continuation staged or skipped, a group member counted (ADR 0052).
  */
 @ApplicationScoped
 public class JobEnds {
 
     @Inject
+    FollowerRepository followers;
+
+    @Inject
     Continuations continuations;
+
+    @Inject
+    Groups groups;
 
     /** Decides what follows the end; a no-op for a submission nobody follows. */
     public void ended(JobEnd end) {
-        continuations.ended(end);
+        for (FollowerRepository.Waiting w : followers.lockWaiting(end.submissionId())) {
+            if ("group".equals(w.kind())) {
+                groups.memberEnded(w, end);
+            } else {
+                continuations.ended(w, end);
+            }
+        }
     }
 }

@@ -8,6 +8,10 @@ import io.dispatchpolicy.api.SubmitOption;
 import io.dispatchpolicy.api.Submitted;
 import io.dispatchpolicy.domain.model.JobXmlName;
 import io.dispatchpolicy.follow.Continuations;
+import io.dispatchpolicy.follow.GroupRepository;
+import io.dispatchpolicy.follow.Groups;
+import io.dispatchpolicy.api.GroupStatus;
+import io.dispatchpolicy.api.JobGroup;
 import io.dispatchpolicy.policy.PolicyRegistry;
 import io.dispatchpolicy.spi.Policy;
 import io.dispatchpolicy.staging.StagingService;
@@ -35,6 +39,15 @@ public class DefaultDispatchOperator implements DispatchOperator {
 
     @Inject
     Continuations continuations;
+
+    @Inject
+    Groups groups;
+
+    @Inject
+    GroupRepository groupRepository;
+
+    @Inject
+    io.dispatchpolicy.infrastructure.jberet.BatchPermissionCheck permission;
 
     @Override
     public long[] submitAll(String jobXmlName, List<Properties> parameters, SubmitOption... options) {
@@ -77,5 +90,27 @@ public class DefaultDispatchOperator implements DispatchOperator {
     @Override
     public SubmissionStatus status(long submissionId) {
         return admissions.status(submissionId);
+    }
+
+    @Override
+    public long submitGroup(JobGroup group) {
+        if (group == null) {
+            throw new SubmissionRejectedException("submitGroup: the group must not be null");
+        }
+        return groups.submit(group);
+    }
+
+    @Override
+    public GroupStatus groupStatus(long groupId) {
+        return groupRepository.status(groupId).orElse(new GroupStatus(0, null, 0, 0, 0, 0, 0, 0, 0, 0, null, null, null, List.of()));
+    }
+
+    @Override
+    public int cancelGroup(long groupId) {
+        if (groupRepository.status(groupId).isEmpty()) { // checked here: thrown by the session bean, it would reach the caller wrapped
+            throw new IllegalArgumentException("No group " + groupId + " (never submitted, or removed after dispatch.admission-retention)");
+        }
+        // cancelling discards the group's staged jobs: the caller needs the permission that stops jobs
+        return groups.cancel(groupId, permission.authorize("stop"));
     }
 }

@@ -47,6 +47,13 @@ public class Sweeper {
     @Inject
     io.dispatchpolicy.follow.FollowerRepository followers;
 
+    @Inject
+    io.dispatchpolicy.follow.GroupRepository groups;
+
+    /** Counts group members taken out before they ran (a deadline, a bulk discard) as discarded (ADR 0052). */
+    @Inject
+    io.dispatchpolicy.follow.Groups groupSweep;
+
     /** Followers deleted per sweep at most (ADR 0051); more go at the next. */
     static final int SWEEP_BATCH = 5_000;
 
@@ -79,6 +86,8 @@ public class Sweeper {
                 + sweep.admissionsOlderThan(settings.admissionRetention())
                 + sweep.auditOlderThan(settings.auditRetention())
                 + sweep.occurrencesOlderThan(settings.admissionRetention())
+                + groupSweep.settleDiscarded(null)
+                + groups.prune(settings.admissionRetention(), SWEEP_BATCH)
                 + followers.prune(settings.admissionRetention(), SWEEP_BATCH)
                 + sweep.adaptiveStatsOlderThan(settings.partitionInactiveAfter())
                 + sweep.idlePartitionsOlderThan(settings.partitionInactiveAfter())

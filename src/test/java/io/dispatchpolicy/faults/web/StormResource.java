@@ -124,10 +124,11 @@ public class StormResource {
     }
 
     /**
-     * {@code POST /fault/submit-continued?count=N&first=F&tenants=T&sleepMs=S} (scenario (n)): N jobs {@code fault-cont-a}, job
-     * {@code i} (from F) of tenant {@code i % T}, sleeping S ms (MIN-MAX spread by index), failing when {@code i % 10 < 3}; each
-     * continued on success by {@code fault-cont-b} and on failure by {@code fault-cont-c} (tenant {@code i % T}, 100 ms). The
-     * submission ids, one a line.
+     * {@code POST /fault/submit-continued?count=N&first=F&tenants=T&sleepMs=S} (scenario (n)): one group of N jobs
+     * {@code fault-cont-a}, job {@code i} (from F) of tenant {@code i % T}, sleeping S ms (MIN-MAX spread by index), failing
+     * when {@code i % 10 < 3}; each continued on success by {@code fault-cont-b} and on failure by {@code fault-cont-c}
+     * (tenant {@code i % T}, 100 ms); the group's callback on all ended, {@code fault-cont-b} of tenant {@code group-F}.
+     * The group's id.
      */
     @POST
     @Path("submit-continued")
@@ -141,21 +142,24 @@ public class StormResource {
         String[] range = sleepMs.split("-", 2);
         long min = Long.parseLong(range[0].strip());
         long max = range.length == 2 ? Long.parseLong(range[1].strip()) : min;
-        StringBuilder ids = new StringBuilder();
+        java.util.List<java.util.Properties> jobs = new java.util.ArrayList<>();
         for (int i = first; i < first + count; i++) {
-            String tenant = "t" + (i % tenants);
             java.util.Properties p = new java.util.Properties();
-            p.setProperty("tenant", tenant);
+            p.setProperty("tenant", "t" + (i % tenants));
             p.setProperty("sleepMs", Long.toString(min + Math.floorMod(i * 7919L, max - min + 1)));
             p.setProperty("fail", Boolean.toString(i % 10 < 3));
-            java.util.Properties next = new java.util.Properties();
-            next.setProperty("tenant", tenant);
-            next.setProperty("sleepMs", "100");
-            ids.append(dispatch.submit(FaultPolicies.CONT_A, p, io.dispatchpolicy.api.SubmitOption.then(
-                    io.dispatchpolicy.api.Continuation.onSuccess(FaultPolicies.CONT_B, next),
-                    io.dispatchpolicy.api.Continuation.onFailure(FaultPolicies.CONT_C, next)))).append('\n');
+            jobs.add(p);
         }
-        return ids.toString();
+        // the continuation's tenant is its predecessor's: a continuation's parameters are its own, so one per tenant
+        java.util.Properties next = new java.util.Properties();
+        next.setProperty("tenant", "c" + first);
+        next.setProperty("sleepMs", "100");
+        java.util.Properties done = new java.util.Properties();
+        done.setProperty("tenant", "group-" + first);
+        return dispatch.submitGroup(io.dispatchpolicy.api.JobGroup.of("fault-cont-" + first, FaultPolicies.CONT_A, jobs,
+                        io.dispatchpolicy.api.SubmitOption.then(io.dispatchpolicy.api.Continuation.onSuccess(FaultPolicies.CONT_B, next),
+                                io.dispatchpolicy.api.Continuation.onFailure(FaultPolicies.CONT_C, next)))
+                .onAllEnded(FaultPolicies.CONT_B, done)) + "\n";
     }
 
     /** {@code POST /fault/submit-failing}: stages one always-failing job; its submission id. */

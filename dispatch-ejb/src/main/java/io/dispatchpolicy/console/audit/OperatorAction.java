@@ -11,6 +11,8 @@ public enum OperatorAction {
     JOB_STOP(ConsoleRole.OPERATOR, "job", "stop jobs", "stop"),
     JOB_RESTART(ConsoleRole.OPERATOR, "job", "restart jobs", "restart"),
     JOB_DISCARD(ConsoleRole.OPERATOR, "job", "discard jobs", "abandon"),
+    /** A group cancelled (ADR 0052): its staged members discarded, its callbacks skipped; the target is the group id. */
+    GROUP_CANCEL(ConsoleRole.OPERATOR, "group", "cancel groups", "stop"),
     DEAD_RETRY(ConsoleRole.OPERATOR, "job", "retry dead jobs", "restart"),
     DEAD_DISCARD(ConsoleRole.OPERATOR, "job", "discard dead jobs", "abandon"),
     PARTITION_FORCE_ADMIT(ConsoleRole.OPERATOR, "partition", "force-admit jobs", "start"),

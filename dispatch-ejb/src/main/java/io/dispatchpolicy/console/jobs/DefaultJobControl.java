@@ -34,6 +34,12 @@ public class DefaultJobControl implements JobControl {
     Audited audited;
 
     @Inject
+    io.dispatchpolicy.follow.GroupRepository groupRepository;
+
+    @Inject
+    io.dispatchpolicy.follow.Groups groups;
+
+    @Inject
     BatchPermissionCheck permission;
 
     @Inject
@@ -246,4 +252,24 @@ public class DefaultJobControl implements JobControl {
                 .orElse(null), () -> work.apply(submissionId), answer -> answer);
     }
 
+
+    @Override
+    public Optional<io.dispatchpolicy.api.GroupStatus> group(long groupId) {
+        return groupRepository.status(groupId);
+    }
+
+    @Override
+    public String cancelGroup(long groupId, Actor actor) {
+        return audited.act(actor, OperatorAction.GROUP_CANCEL, String.valueOf(groupId),
+                () -> groupRepository.status(groupId).map(g -> g.total() + " members: " + g.staged() + " staged, " + g.running()
+                        + " running, " + g.ended() + " ended" + (g.cancelledAt() == null ? "" : ", cancelled")).orElse(null),
+                () -> {
+                    if (groupRepository.status(groupId).isEmpty()) {
+                        throw JobRequestRefused.missing("No group " + groupId + " (never submitted, or removed after its retention)");
+                    }
+                    int discarded = groups.cancel(groupId, actor.name());
+                    return "Group " + groupId + " cancelled: " + discarded + " staged member" + (discarded == 1 ? "" : "s")
+                            + " discarded; running ones go on; no callback will run.";
+                }, answer -> answer);
+    }
 }

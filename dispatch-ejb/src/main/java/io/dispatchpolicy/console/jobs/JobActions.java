@@ -121,7 +121,7 @@ public class JobActions {
                 followers.stagedAs(submissionId).stream().map(f -> new FollowLink(f.afterSubmission(), null, f.onEnd(), f.state(),
                         f.detail())).toList(),
                 followers.after(submissionId).stream().map(f -> new FollowLink(f.submissionId(), f.jobName(), f.onEnd(), f.state(),
-                        f.detail())).toList()));
+                        f.detail())).toList(), followers.groupOf(submissionId).orElse(null)));
     }
 
     /** Where an operator's stop of a job in flight stands. */

@@ -34,4 +34,10 @@ public interface JobControl {
 
     /** Deletes a staged (waiting, scheduled, parked) or dead job. @return what was done */
     String discard(long submissionId, Actor actor);
+
+    /** A group's progress (ADR 0052); empty when no group has this id (any more). */
+    Optional<io.dispatchpolicy.api.GroupStatus> group(long groupId);
+
+    /** Cancels a group: its staged members discarded, no callback run. @return what was done, for the operator */
+    String cancelGroup(long groupId, Actor actor);
 }

@@ -30,12 +30,13 @@ import java.util.List;
  * @param discarded    for an EXPIRED or DISCARDED job: why and when a submission control took it out; else null
  * @param continues    the jobs it was staged to continue (ADR 0051): their submissions, on which end
  * @param continuedBy  its continuations: each job, on which end, and what became of it
+ * @param groupId      the group it is a member of (ADR 0052); null for none
  */
 public record JobLife(JobRow job, String submittedBy, Integer priority, Instant dueAt, int attempt, String waiting,
                       Instant admittedAt, String admittedBy, Instant diedAt, String lastError,
                       List<ExecutionRecord> executions, String parameters, String timeouts, String timedOut,
                       String runsOn, String stopRequest, int cost, String key, String discarded,
-                      List<FollowLink> continues, List<FollowLink> continuedBy) implements Serializable {
+                      List<FollowLink> continues, List<FollowLink> continuedBy, Long groupId) implements Serializable {
 
     /** Whether a running execution may be stopped. */
     public boolean stoppable() {

@@ -18,7 +18,7 @@ public record JobQuery(By by, String value, String policy, long before, int limi
     public static final int MAX_LIMIT = 500;
 
     /** The keys a job is found by; {@code STATE} lists the jobs in one of {@link #STATES}, newest first. */
-    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER, KEY, STATE }
+    public enum By { SUBMISSION, EXECUTION, JOB, PARTITION, PARAMETER, KEY, STATE, GROUP }
 
     /**
      * The lists by state the Jobs view opens on: staged (waiting, scheduled, retrying, parked), running (in flight),
@@ -28,13 +28,13 @@ public record JobQuery(By by, String value, String policy, long before, int limi
 
     public JobQuery {
         if (by == null) {
-            throw new JobRequestRefused("Say what to find jobs by: one of submission, execution, job, partition, parameter, key");
+            throw new JobRequestRefused("Say what to find jobs by: one of submission, execution, job, partition, parameter, key, group");
         }
         value = value == null ? "" : value.strip();
         if (value.isEmpty()) {
             throw new JobRequestRefused("Give a " + by.name().toLowerCase() + " to find jobs by");
         }
-        if ((by == By.SUBMISSION || by == By.EXECUTION) && !isId(value)) {
+        if ((by == By.SUBMISSION || by == By.EXECUTION || by == By.GROUP) && !isId(value)) {
             throw new JobRequestRefused("A " + by.name().toLowerCase() + " id is a whole number; '" + value + "' is not");
         }
         if (by == By.STATE && !STATES.contains(value.toLowerCase(java.util.Locale.ROOT))) {
@@ -75,7 +75,7 @@ public record JobQuery(By by, String value, String policy, long before, int limi
                 return by;
             }
         }
-        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition, parameter, key or state; not by '"
+        throw new JobRequestRefused("Jobs are found by submission, execution, job, partition, parameter, key, group or state; not by '"
                 + name + "'");
     }
 

@@ -75,6 +75,8 @@ public class JobsRepository {
     // JBeret stores parameters as "name = value" lines (BatchUtil.propertiesToString): the lines' array is indexed
     private static final String KEYED = "(SELECT submission_id FROM dispatch.submission_keys WHERE policy_name = :policy "
             + "AND kind IN ('debounce', 'unique') AND key = :key)";
+    // A group's members (ADR 0052), off the followers' group index.
+    private static final String MEMBERS = "(SELECT after_submission FROM dispatch.followers WHERE group_id = :group AND kind = 'group')";
     private static final String HAS_PARAMETER = "string_to_array(e.jobparameters, E'\\n') @> ARRAY[:parameterLine::text]";
 
     /** Per key, FIND with the staged, dead and admitted branch's conditions. */
@@ -83,6 +85,9 @@ public class JobsRepository {
                     .with("admitted", "a.submission_id = :submission").with("discarded", "x.submission_id = :submission"),
             JobQuery.By.KEY, FIND.with("staged", "s.id IN {{keyed}}").with("dead", "d.submission_id IN {{keyed}}")
                     .with("admitted", "a.submission_id IN {{keyed}}").with("discarded", "x.submission_id IN {{keyed}}").with("keyed", KEYED),
+            JobQuery.By.GROUP, FIND.with("staged", "s.id IN {{members}}").with("dead", "d.submission_id IN {{members}}")
+                    .with("admitted", "a.submission_id IN {{members}}").with("discarded", "x.submission_id IN {{members}}")
+                    .with("members", MEMBERS),
             JobQuery.By.EXECUTION, FIND.with("staged", "s.restart_of IN {{executionsOf}}").with("dead", "d.execution_id IN {{executionsOf}}")
                     .with("admitted", "e.jobinstanceid = {{instanceOf}}").with("executionsOf", EXECUTIONS_OF).with("instanceOf", INSTANCE_OF)
                     .with("discarded", "false"),
@@ -202,6 +207,7 @@ public class JobsRepository {
             case PARAMETER -> params.text("parameterName", q.parameterName()).text("parameterValue", q.parameterValue())
                     .text("parameterLine", q.parameterName() + " = " + q.parameterValue());
             case STATE -> params;
+            case GROUP -> params.bigint("group", q.id());
         };
     }
 

@@ -56,6 +56,7 @@ public class AuditView {
     public String link(AuditEntry e) {
         return switch (e.targetKind()) {
             case "job" -> "job.xhtml?id=" + e.target();
+            case "group" -> "group.xhtml?id=" + e.target();
             case "partition" -> "partition.xhtml?id=" + e.target();
             case "schedule" -> "schedule.xhtml?name=" + java.net.URLEncoder.encode(e.target(), java.nio.charset.StandardCharsets.UTF_8);
             default -> null;
