@@ -248,4 +248,30 @@ class ContinuationsIT extends EngineTest {
                 "Continuation on success of 'it-cont-a' to 'no-such-job' is refused: Unknown job XML name 'no-such-job'");
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id > ?", newest)).as("nothing staged by the refusals").isZero();
     }
+
+    @Test
+    void aContinuationRefusedWhenItsPredecessorEndsIsKeptWithTheReasonAndTheEndStands() {
+        // the continuation's partition is full by the time its predecessor ends: its backlog cap of 1 rejects it
+        long blocker = dispatch.submit("it-cont-capped", params("tenant", "full"), SubmitOption.delay(Duration.ofHours(1)));
+        long a = dispatch.submitAll("it-cont-a", List.of(params("tenant", "refused")), SubmitOption.then(
+                Continuation.onSuccess("it-cont-capped", params("tenant", "full")),
+                Continuation.onAnyEnd("it-cont-b", params("tenant", "after-refusal"))))[0];
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            ticks.iterate();
+            return db.count("SELECT count(*) FROM dispatch.followers WHERE after_submission = ? AND state = 'waiting'", a) == 0;
+        });
+        assertThat(db.strings("SELECT concat_ws(' ', job_name, state, submission_id IS NULL) FROM dispatch.followers WHERE after_submission = ? "
+                + "ORDER BY id", a)).containsExactly("it-cont-capped refused true", "it-cont-b staged false");
+        assertThat(db.strings("SELECT detail FROM dispatch.followers WHERE after_submission = ? AND state = 'refused'", a))
+                .singleElement().satisfies(d -> assertThat(d).startsWith("COMPLETED: ").contains("backlog cap is 1"));
+        assertThat(dispatch.status(a).state()).as("its end recorded: the slot freed, admitted and done").isEqualTo(SubmissionStatus.State.ADMITTED);
+        assertThat(db.count("SELECT count(*) FROM dispatch.inflight_jobs WHERE submission_id = ?", a)).isZero();
+        assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs s JOIN dispatch.partitions p ON p.id = s.partition_id "
+                + "WHERE p.policy_name = 'it-cont-capped' AND p.partition_key = 'full'")).as("only the blocker").isEqualTo(1);
+        JobLife life = jobs.life(a).orElseThrow();
+        assertThat(life.continuedBy()).extracting(FollowLink::state).containsExactly("refused", "staged");
+        assertThat(jobs.discard(blocker)).contains("discarded");
+        long b = db.count("SELECT submission_id FROM dispatch.followers WHERE after_submission = ? AND state = 'staged'", a);
+        assertThat(jobs.discard(b)).contains("discarded");
+    }
 }

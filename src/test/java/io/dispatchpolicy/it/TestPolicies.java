@@ -602,4 +602,10 @@ public class TestPolicies {
     Policy groupOk() {
         return byTenantWith("it-group-ok").build();
     }
+
+    /** A continuation refused when its predecessor ends (ContinuationsIT): one staged job per tenant, more rejected. */
+    @Produces
+    Policy continuationCapped() {
+        return byTenantWith("it-cont-capped").backlogCap(1, io.dispatchpolicy.spi.BacklogCap.Overflow.REJECT).build();
+    }
 }

@@ -146,11 +146,12 @@ public class Continuations {
 
     /**
      * Decides one waiting follower of kind 'job' or 'callback', in the caller's transaction: staged through its job's
-     * policy with {@code outcome}'s parameters over its own when {@code follows} (and its own continuations written with
+     * policy with its own parameters as {@code outcome} completes them when {@code follows} (and its own continuations written with
      * it), skipped when not, refused (kept with the reason, the caller's end still recorded) when its staging is
      * refused now. {@code end} is what the detail records: the end it was decided on.
      */
-    public void decide(FollowerRepository.Waiting w, boolean follows, Properties outcome, String end, String of) {
+    public void decide(FollowerRepository.Waiting w, boolean follows, java.util.function.UnaryOperator<Properties> outcome, String end,
+                       String of) {
         if (!follows) {
             followers.decide(w.id(), "skipped", null, end);
             return;
@@ -158,8 +159,7 @@ public class Continuations {
         try {
             Policy policy = policies.forJob(w.jobName()).orElseThrow(() -> new SubmissionRejectedException("job '" + w.jobName()
                     + "' is governed by no policy now"));
-            Properties parameters = ContinuationCodec.parameters(w.parametersJson());
-            parameters.putAll(outcome);
+            Properties parameters = outcome.apply(ContinuationCodec.parameters(w.parametersJson()));
             Submitted s = staging.stageEachAs(w.submittedBy(), policy, w.jobName(), List.of(parameters), ContinuationCodec.options(w.specJson()))
                     .get(0);
             followers.decide(w.id(), "staged", s.submissionId(), end
@@ -176,7 +176,7 @@ public class Continuations {
 
     /** A continuation of the ended submission: staged when the end is one it follows. */
     public void ended(FollowerRepository.Waiting w, JobEnd end) {
-        decide(w, follows(w.onEnd(), end.status()), withOutcome(new Properties(), end), end.status().name(),
+        decide(w, follows(w.onEnd(), end.status()), own -> withOutcome(own, end), end.status().name(),
                 "submission " + end.submissionId());
     }
 

@@ -159,7 +159,10 @@ public class Groups {
         String end = c.completed() + " of " + c.total() + " completed, " + c.failed() + " failed, " + c.stopped() + " stopped, "
                 + c.discarded() + " discarded";
         for (FollowerRepository.Waiting callback : followers.lockCallbacks(groupId)) {
-            continuations.decide(callback, !"success".equals(callback.onEnd()) || allSucceeded, outcome, end, "group " + groupId);
+            continuations.decide(callback, !"success".equals(callback.onEnd()) || allSucceeded, own -> {
+                own.putAll(outcome);
+                return own;
+            }, end, "group " + groupId);
         }
         LOG.info(() -> "Group " + groupId + " ('" + c.name() + "') has ended: " + end);
     }
