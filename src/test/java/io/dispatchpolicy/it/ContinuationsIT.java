@@ -260,7 +260,7 @@ class ContinuationsIT extends EngineTest {
             ticks.iterate();
             return db.count("SELECT count(*) FROM dispatch.followers WHERE after_submission = ? AND state = 'waiting'", a) == 0;
         });
-        assertThat(db.strings("SELECT concat_ws(' ', job_name, state, submission_id IS NULL) FROM dispatch.followers WHERE after_submission = ? "
+        assertThat(db.strings("SELECT concat_ws(' ', job_name, state, (submission_id IS NULL)::text) FROM dispatch.followers WHERE after_submission = ? "
                 + "ORDER BY id", a)).containsExactly("it-cont-capped refused true", "it-cont-b staged false");
         assertThat(db.strings("SELECT detail FROM dispatch.followers WHERE after_submission = ? AND state = 'refused'", a))
                 .singleElement().satisfies(d -> assertThat(d).startsWith("COMPLETED: ").contains("backlog cap is 1"));
