@@ -108,8 +108,8 @@ public class GroupRepository {
                 rs.getString(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7), rs.getInt(8))).get(0);
     }
 
-    /** @return whether the group exists, and whether it was cancelled already */
-    Optional<Boolean> cancelled(long groupId) {
+    /** @return whether the group exists, and whether it was cancelled already (one row by its key) */
+    public Optional<Boolean> cancelled(long groupId) {
         return jdbc.query(EXISTS, Params.of().bigint("group", groupId), rs -> rs.getBoolean(1)).stream().findFirst();
     }
 

@@ -83,8 +83,9 @@ public class Groups {
             for (Continuation c : SubmitOption.continuationsOf(options)) {
                 continuations.check(job, c);
             }
-            // every member placed before anything is written: a refusal of the second member must not find the first staged
-            for (Properties p : m.parameters()) {
+            // every member placed before anything is written: a refusal of the second members' entry must not find the
+            // first staged. One entry needs no pass of its own: staging places all of its jobs before it writes any.
+            for (Properties p : group.members().size() == 1 ? List.<Properties>of() : m.parameters()) {
                 placement.place(governing.get(governing.size() - 1), job, p,
                         SubmitOption.priorityOf(options).isPresent() ? SubmitOption.priorityOf(options).getAsInt() : null,
                         SubmitOption.laneOf(options).orElse(null));

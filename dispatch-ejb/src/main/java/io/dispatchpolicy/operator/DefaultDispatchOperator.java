@@ -107,7 +107,7 @@ public class DefaultDispatchOperator implements DispatchOperator {
 
     @Override
     public int cancelGroup(long groupId) {
-        if (groupRepository.status(groupId).isEmpty()) { // checked here: thrown by the session bean, it would reach the caller wrapped
+        if (groupRepository.cancelled(groupId).isEmpty()) { // checked here: thrown by the session bean, it would reach the caller wrapped
             throw new IllegalArgumentException("No group " + groupId + " (never submitted, or removed after dispatch.admission-retention)");
         }
         // cancelling discards the group's staged jobs: the caller needs the permission that stops jobs

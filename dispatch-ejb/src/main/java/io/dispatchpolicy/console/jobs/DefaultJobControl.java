@@ -264,7 +264,7 @@ public class DefaultJobControl implements JobControl {
                 () -> groupRepository.status(groupId).map(g -> g.total() + " members: " + g.staged() + " staged, " + g.running()
                         + " running, " + g.ended() + " ended" + (g.cancelledAt() == null ? "" : ", cancelled")).orElse(null),
                 () -> {
-                    if (groupRepository.status(groupId).isEmpty()) {
+                    if (groupRepository.cancelled(groupId).isEmpty()) {
                         throw JobRequestRefused.missing("No group " + groupId + " (never submitted, or removed after its retention)");
                     }
                     int discarded = groups.cancel(groupId, actor.name());
