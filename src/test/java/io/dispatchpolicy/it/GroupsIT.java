@@ -184,6 +184,10 @@ class GroupsIT extends EngineTest {
         assertThatThrownBy(() -> dispatch.submitGroup(JobGroup.named("bad-member").add("it-group", Params.of("tenant", "x"))
                 .add("it-group", Params.of("tenant", "")))).isInstanceOf(SubmissionRejectedException.class)
                 .hasMessageContaining("partition key");
+        // at the size limit's edge: one past it refused before anything is placed or written
+        List<Properties> tooMany = java.util.Collections.nCopies(JobGroup.MAX_MEMBERS + 1, Params.of("tenant", "x"));
+        assertThatThrownBy(() -> dispatch.submitGroup(JobGroup.of("too-big", "it-group", tooMany)))
+                .isInstanceOf(SubmissionRejectedException.class).hasMessageContaining("has 100001 members, more than 100000");
         assertThat(db.count("SELECT count(*) FROM dispatch.staged_jobs WHERE id > ?", newest)).isZero();
         assertThat(db.count("SELECT count(*) FROM dispatch.job_groups")).as("no group row left by a refusal").isEqualTo(groupsBefore);
         assertThat(dispatch.groupStatus(Long.MAX_VALUE).exists()).isFalse();
