@@ -320,7 +320,15 @@ public final class FaultRun implements AutoCloseable {
      * and {@code also} holds as well (evaluated only once enough are admitted).
      */
     public void awaitFaultMoment(String alsoWhat, BooleanSupplier also) {
-        long target = settings.faultAfterAdmitted();
+        awaitFaultMoment(settings.faultAfterAdmitted(), alsoWhat, also);
+    }
+
+    /**
+     * Waits until {@code target} executions of the run's first workload exist and {@code also} holds. For a scenario
+     * whose storms are not the settings' size: {@code fault.at} of the settings' job count may be the very end of a
+     * smaller storm, when nothing runs any more and a condition on running jobs can never hold.
+     */
+    public void awaitFaultMoment(long target, String alsoWhat, BooleanSupplier also) {
         await(scenario + ": " + target + " jobs admitted and " + alsoWhat).atMost(Duration.ofMinutes(10))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> observations.executionCount() >= target && also.getAsBoolean());
