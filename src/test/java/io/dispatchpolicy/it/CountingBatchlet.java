@@ -47,7 +47,10 @@ public class CountingBatchlet extends AbstractBatchlet {
         try {
             if (sleepMs != null && !sleepMs.isEmpty()) {
                 try {
-                    Thread.sleep(Long.parseLong(sleepMs));
+                    // "1000-3000": a different length each run, as a recurring job's runs differ
+                    int dash = sleepMs.indexOf('-');
+                    Thread.sleep(dash < 0 ? Long.parseLong(sleepMs) : java.util.concurrent.ThreadLocalRandom.current()
+                            .nextLong(Long.parseLong(sleepMs.substring(0, dash)), Long.parseLong(sleepMs.substring(dash + 1)) + 1));
                 } catch (InterruptedException stopped) {
                     return "STOPPED";
                 }

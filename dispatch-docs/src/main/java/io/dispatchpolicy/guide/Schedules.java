@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 
@@ -30,6 +31,11 @@ public class Schedules {
     Schedule weekdays() {
         return Schedule.named("weekdays").job("digest").cron("0 8 * * MON-FRI").zone("America/New_York")
                 .catchUp().build();
+    }
+
+    @Produces
+    Schedule inboxPoll() {                     // ten minutes after the last run ended, never two at once
+        return Schedule.named("inbox-poll").job("poll-inbox").afterEnd(Duration.ofMinutes(10)).build();
     }
     // end::declare[]
 

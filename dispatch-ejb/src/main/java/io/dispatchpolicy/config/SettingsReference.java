@@ -121,6 +121,7 @@ public final class SettingsReference {
             new Entry("interval", "", "every this many units, at least 1", "next watchdog pass"),
             new Entry("unit", "", "`seconds`, `minutes`, `hours` (elapsed time), `days`, `weeks`, `months`, `years` (calendar time in the zone)", "next watchdog pass"),
             new Entry("cron", "", "a cron expression, instead of `anchor`, `interval` and `unit`", "next watchdog pass"),
+            new Entry("delay", "", "whole seconds after each run ended for good (after its retries) the next is due, never two at once: a fixed delay instead of a grid (not with `cron`, `anchor` or `catch-up`)", "next watchdog pass"),
             new Entry("zone", "UTC", "an IANA region id (fixed offsets are refused)", "next watchdog pass"),
             new Entry("priority", "0", "the occurrences' priority", "next watchdog pass"),
             new Entry("lane", "", "the occurrences' lane", "next watchdog pass"),

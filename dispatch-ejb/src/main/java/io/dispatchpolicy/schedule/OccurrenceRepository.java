@@ -58,13 +58,67 @@ public class OccurrenceRepository {
             """);
 
     // Chaining: the occurrences among the jobs an admission takes become admitted (only from future: a
-    // restarted execution of an occurrence never chains twice), with their first execution.
+    // restarted execution of an occurrence never chains twice), with their first execution. One of a fixed-delay
+    // schedule (ADR 0054) now awaits its job's end for good, and a follower of kind 'schedule' makes that end call
+    // the end hook (ADR 0051), which stages the next. The admission holds the occurrence's partition, which an
+    // editor locks first, so the schedule's mode read here is the one its future was staged under.
     private static final Sql ADMITTED = Sql.of("""
-            UPDATE dispatch.schedule_occurrences o
-               SET state = 'admitted', ended_at = clock_timestamp(), execution_id = x.execution_id
-              FROM unnest(:submissions::bigint[], :executions::bigint[]) AS x(submission_id, execution_id)
-             WHERE o.submission_id = x.submission_id AND o.state = 'future'
-            RETURNING o.schedule_id, o.kind, o.run_at, o.overdue_seq, o.schedule_version
+            WITH taken AS (
+                UPDATE dispatch.schedule_occurrences o
+                   SET state = 'admitted', ended_at = clock_timestamp(), execution_id = x.execution_id,
+                       awaits_end = EXISTS (SELECT 1 FROM dispatch.schedules s WHERE s.id = o.schedule_id AND s.delay_ms IS NOT NULL)
+                  FROM unnest(:submissions::bigint[], :executions::bigint[]) AS x(submission_id, execution_id)
+                 WHERE o.submission_id = x.submission_id AND o.state = 'future'
+                RETURNING o.schedule_id, o.kind, o.run_at, o.overdue_seq, o.schedule_version, o.awaits_end, o.submission_id,
+                          o.snapshot ->> 'job' AS job),
+            followed AS (
+                INSERT INTO dispatch.followers (after_submission, kind, on_end, job_name, job_parameters, spec)
+                SELECT submission_id, 'schedule', 'any', coalesce(job, ''), '{}'::jsonb, '{}'::jsonb FROM taken WHERE awaits_end)
+            SELECT schedule_id, kind, run_at, overdue_seq, schedule_version, awaits_end FROM taken
+            """);
+
+    // A fixed-delay occurrence's job has ended for good (the end hook, in the transaction that records the end):
+    // once, whoever comes first of the end and the watchdog's GONE below (both update this row where it still awaits).
+    private static final Sql END_RUN = Sql.of("""
+            UPDATE dispatch.schedule_occurrences SET awaits_end = false, finished_at = clock_timestamp()
+             WHERE submission_id = :submission AND awaits_end
+            RETURNING schedule_id, schedule_version
+            """);
+
+    // Fixed-delay occurrences awaiting an end their job can no longer reach: neither staged (a retry waiting) nor in
+    // flight, as when an operator discarded a staged retry. They count as ended now; their followers are settled.
+    private static final Sql GONE = Sql.of("""
+            WITH gone AS (
+                UPDATE dispatch.schedule_occurrences o SET awaits_end = false, finished_at = clock_timestamp()
+                 WHERE o.schedule_id = :schedule AND o.awaits_end
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+                   AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs f WHERE f.submission_id = o.submission_id)
+                RETURNING o.submission_id)
+            UPDATE dispatch.followers f SET state = 'skipped', decided_at = clock_timestamp(), detail = 'left without an end'
+              FROM gone
+             WHERE f.after_submission = gone.submission_id AND f.kind = 'schedule' AND f.state = 'waiting'
+            """);
+
+    // The occurrence of a fixed-delay schedule that runs (or waits for a retry): while there is one, nothing else is live.
+    private static final Sql RUNNING = Sql.of("""
+            SELECT submission_id FROM dispatch.schedule_occurrences WHERE schedule_id = :schedule AND awaits_end
+            """);
+
+    // Where a fixed-delay schedule's next run is counted from: its last end, whatever version ran.
+    private static final Sql LAST_END = Sql.of("""
+            SELECT max(finished_at) FROM dispatch.schedule_occurrences WHERE schedule_id = :schedule
+            """);
+
+    // Run now for a fixed-delay schedule: its staged future becomes due at once (the tick promotes it), so it still
+    // is the one live run; one already waiting keeps its place.
+    private static final Sql DUE_NOW = Sql.of("""
+            WITH occ AS (
+                UPDATE dispatch.schedule_occurrences SET run_at = least(run_at, statement_timestamp())
+                 WHERE submission_id = :submission AND state = 'future'
+                RETURNING submission_id)
+            UPDATE dispatch.staged_jobs j SET due_at = least(j.due_at, statement_timestamp())
+              FROM occ
+             WHERE j.id = occ.submission_id AND j.due_at IS NOT NULL
             """);
 
     private static final Sql FUTURE = Sql.of("""
@@ -130,9 +184,41 @@ public class OccurrenceRepository {
     public record Admitted(long scheduleId, String kind, Instant runAt, int overdueSeq, int version) {
     }
 
+    /** An occurrence an admission took; {@code awaitsEnd}: of a fixed-delay schedule, whose next is staged at its end. */
+    public record Taken(Admitted occurrence, boolean awaitsEnd) {
+    }
+
     /** Marks the future occurrences among these submissions admitted with their executions. */
-    public List<Admitted> admitted(List<Long> submissionIds, List<Long> executionIds) {
-        return jdbc.query(ADMITTED, Params.of().longs("submissions", submissionIds).longs("executions", executionIds), rs -> new Admitted(rs.getLong(1), rs.getString(2), Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5)));
+    public List<Taken> admitted(List<Long> submissionIds, List<Long> executionIds) {
+        return jdbc.query(ADMITTED, Params.of().longs("submissions", submissionIds).longs("executions", executionIds),
+                rs -> new Taken(new Admitted(rs.getLong(1), rs.getString(2), Jdbc.instant(rs.getTimestamp(3)), rs.getInt(4), rs.getInt(5)),
+                        rs.getBoolean(6)));
+    }
+
+    /** Records that a fixed-delay occurrence's job ended for good. @return its schedule, empty when already recorded */
+    public Optional<Long> endRun(long submissionId) {
+        return jdbc.query(END_RUN, Params.of().bigint("submission", submissionId), rs -> rs.getLong(1)).stream().findFirst();
+    }
+
+    /** Ends the schedule's fixed-delay occurrences whose job left without an end. @return how many followers were settled */
+    public int endGone(long scheduleId) {
+        return jdbc.update(GONE, Params.of().bigint("schedule", scheduleId));
+    }
+
+    /** The submission of the schedule's fixed-delay occurrence whose job has not ended yet. */
+    public Optional<Long> running(long scheduleId) {
+        return jdbc.query(RUNNING, Params.of().bigint("schedule", scheduleId), rs -> rs.getLong(1)).stream().findFirst();
+    }
+
+    /** When the schedule's last fixed-delay occurrence ended. */
+    public Optional<Instant> lastEnd(long scheduleId) {
+        return jdbc.query(LAST_END, Params.of().bigint("schedule", scheduleId), rs -> Jdbc.instant(rs.getTimestamp(1))).stream()
+                .filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    /** Makes the future staged under this submission due now. */
+    public void dueNow(long submissionId) {
+        jdbc.update(DUE_NOW, Params.of().bigint("submission", submissionId));
     }
 
     /** The occurrence staged under this submission id, while it is future. */

@@ -39,6 +39,9 @@ public class ScheduleChaining {
     @Inject
     OccurrenceStaging staging;
 
+    @Inject
+    io.dispatchpolicy.partition.PartitionRepository partitions;
+
     /**
      * @param jobs     the jobs the admission took
      * @param admitted their executions, in the same order
@@ -56,11 +59,59 @@ public class ScheduleChaining {
             }
         }
         Instant now = Instant.ofEpochMilli(locked.nowMillis());
-        for (OccurrenceRepository.Admitted a : occurrences.admitted(ids, executions)) {
-            if (OccurrenceStaging.GRID.equals(a.kind())) {
-                next(locked, a, now);
+        for (OccurrenceRepository.Taken t : occurrences.admitted(ids, executions)) {
+            // a fixed-delay schedule's next is staged when this one's job has ended for good (ended), not now
+            if (OccurrenceStaging.GRID.equals(t.occurrence().kind()) && !t.awaitsEnd()) {
+                next(locked, t.occurrence(), now);
             }
         }
+    }
+
+    /**
+     * What followed a fixed-delay occurrence's end.
+     *
+     * @param staged the next occurrence's submission; null when none was staged here
+     * @param detail what happened, for the follower row and the log
+     */
+    public record AfterEnd(Long staged, String detail) {
+    }
+
+    /**
+     * A fixed-delay schedule's occurrence has ended for good (ADR 0054): called by the end hook in the transaction that
+     * records the end, so the next run exists exactly when the end does. The next is due the schedule's delay from now,
+     * under its current definition, while it is enabled and still in fixed-delay mode; a live future (staged by an
+     * edit or enable meanwhile) stays the one. Locks as a schedule action does (ADR 0012): the partition it stages in,
+     * then the schedule's row. When the schedule changed version since the occurrence was staged (it may stage
+     * elsewhere now), or its job would be refused, the schedule watchdog stages the next, at the same time.
+     */
+    public AfterEnd ended(long submissionId) {
+        Optional<Long> scheduleId = occurrences.endRun(submissionId);
+        if (scheduleId.isEmpty()) {
+            return new AfterEnd(null, "already settled");
+        }
+        Optional<StoredSchedule> seen = schedules.byId(scheduleId.get());
+        if (seen.isEmpty() || !seen.get().enabled() || !seen.get().definition().isFixedDelay()) {
+            return new AfterEnd(null, seen.isEmpty() ? "schedule deleted" : !seen.get().enabled() ? "schedule disabled"
+                    : "schedule no longer runs after each end");
+        }
+        OccurrenceRepository.Placement p;
+        try {
+            p = staging.placement(seen.get().definition());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, () -> "Schedule '" + seen.get().name() + "': its next run cannot be staged (" + e.getMessage()
+                    + "); the schedule watchdog tries again on its next pass");
+            return new AfterEnd(null, "refused: " + e.getMessage());
+        }
+        partitions.lockForSchedule(null, p.policyName(), p.partitionKey(), p.lane());
+        Optional<StoredSchedule> s = schedules.keyShare(scheduleId.get());
+        if (s.isEmpty() || s.get().version() != seen.get().version() || !s.get().enabled()) {
+            return new AfterEnd(null, "schedule changed meanwhile: the watchdog stages its next run");
+        }
+        Instant runAt = schedules.now().plus(s.get().definition().delay());
+        Optional<Long> staged = staging.stage(s.get(), OccurrenceStaging.GRID, runAt, 0, p);
+        LOG.fine(() -> "Schedule '" + s.get().name() + "': run " + submissionId + " ended; the next is due at " + runAt);
+        return staged.map(id -> new AfterEnd(id, "next run due at " + runAt))
+                .orElseGet(() -> new AfterEnd(null, "a future run was already staged"));
     }
 
     /**
@@ -151,7 +202,9 @@ public class ScheduleChaining {
         }
         OccurrenceRepository.Admitted o = found.get();
         Optional<StoredSchedule> s = current(o);
-        if (s.isEmpty() || s.get().definition().catchUp() || s.get().definition().grid().firstAfter(o.runAt()).isAfter(now)) {
+        // a fixed-delay schedule has no grid to fall behind: its run is late only by the gates that held it
+        if (s.isEmpty() || s.get().definition().isFixedDelay() || s.get().definition().catchUp()
+                || s.get().definition().grid().firstAfter(o.runAt()).isAfter(now)) {
             return false;
         }
         occurrences.end(job.submissionId(), ScheduleTransactions.SKIPPED, "missed");
@@ -189,6 +242,11 @@ public class ScheduleChaining {
             // another partition: locking it here could deadlock against its own admission
             LOG.info(() -> "Schedule '" + s.name() + "': its next occurrence belongs to another partition than this one ("
                     + p.partitionKey() + "/" + p.lane() + "); the schedule watchdog stages it");
+            return;
+        }
+        if (s.definition().isFixedDelay()) {
+            // an expired fixed-delay run ended without running: the next is due a delay after that end, now
+            staging.stage(s, OccurrenceStaging.GRID, now.plus(s.definition().delay()), 0, p);
             return;
         }
         NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq(),

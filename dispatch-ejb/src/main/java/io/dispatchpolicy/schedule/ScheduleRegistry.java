@@ -37,7 +37,7 @@ import java.util.TreeMap;
 public class ScheduleRegistry {
 
     public static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
-            "enabled", "catch-up", "run-as", "deadline");
+            "enabled", "catch-up", "run-as", "deadline", "delay");
 
     @Inject
     @Any
@@ -124,6 +124,8 @@ public class ScheduleRegistry {
         Instant anchor = p.containsKey("anchor") ? anchor(name, p.get("anchor"), zone) : base.anchor();
         Integer interval = p.containsKey("interval") ? integer(name, "interval", p.get("interval")) : base.intervalCount();
         var unit = p.containsKey("unit") ? ScheduleDefinition.parseUnit(name, p.get("unit")) : base.unit();
+        java.time.Duration delay = p.containsKey("delay") ? delay(name, p.get("delay")) : base.delay();
+        boolean gridByProperty = p.containsKey("cron") && cron != null || p.containsKey("anchor");
         if (p.containsKey("cron") && cron != null && !p.containsKey("anchor")) {
             // switching a declaration to cron by property: its anchor fields no longer apply
             anchor = null;
@@ -132,26 +134,43 @@ public class ScheduleRegistry {
         } else if (p.containsKey("anchor") && !p.containsKey("cron")) {
             cron = null;
         }
+        if (p.containsKey("delay") && delay != null && !gridByProperty) {
+            // switching a declaration to a fixed delay by property: its grid fields no longer apply
+            cron = null;
+            anchor = null;
+            interval = null;
+            unit = null;
+        } else if (gridByProperty && !p.containsKey("delay")) {
+            delay = null;
+        }
         return new ScheduleDefinition(name, p.getOrDefault("job", base.jobName()), parameters, anchor, interval, unit, cron, zone,
                 p.containsKey("priority") ? integer(name, "priority", p.get("priority")) : base.priority(),
                 p.containsKey("lane") ? blankToNull(p.get("lane")) : base.lane(),
                 p.containsKey("catch-up") ? bool(name, "catch-up", p.get("catch-up")) : base.catchUp(),
                 p.containsKey("enabled") ? bool(name, "enabled", p.get("enabled")) : base.enabled(),
                 p.containsKey("run-as") ? blankToNull(p.get("run-as")) : base.runAs(),
-                p.containsKey("deadline") ? deadline(name, p.get("deadline")) : base.deadline());
+                p.containsKey("deadline") ? deadline(name, p.get("deadline")) : base.deadline(), delay);
+    }
+
+    /** Whole seconds after each run's end (fixed-delay mode); blank: none (the schedule runs on its grid). */
+    static java.time.Duration delay(String name, String text) {
+        return seconds(name, text, false, "delay must be whole seconds after each run ended");
     }
 
     /** Whole seconds after each run time, as a policy's {@code expire-after}; blank or {@code off}: none of its own. */
     static java.time.Duration deadline(String name, String text) {
+        return seconds(name, text, true, "deadline must be whole seconds after each run time, or off");
+    }
+
+    private static java.time.Duration seconds(String name, String text, boolean offAllowed, String rule) {
         String t = text.strip();
-        if (t.isEmpty() || t.equalsIgnoreCase("off")) {
+        if (t.isEmpty() || offAllowed && t.equalsIgnoreCase("off")) {
             return null;
         }
         try {
             return java.time.Duration.ofSeconds(Long.parseLong(t));
         } catch (NumberFormatException e) {
-            throw new ScheduleDeclarationException("Schedule '" + name + "': deadline must be whole seconds after each run time, "
-                    + "or off (was '" + text + "')");
+            throw new ScheduleDeclarationException("Schedule '" + name + "': " + rule + " (was '" + text + "')");
         }
     }
 

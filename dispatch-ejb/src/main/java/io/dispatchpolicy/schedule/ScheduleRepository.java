@@ -29,7 +29,7 @@ public class ScheduleRepository {
 
     private static final String COLUMNS = """
             id, name, source, job_name, job_parameters::text, anchor, interval_count, interval_unit, cron, zone, priority, lane,
-            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as, deadline_ms
+            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as, deadline_ms, delay_ms
             """;
 
     private static final Sql SELECT = Sql.template("SELECT {{columns}} FROM dispatch.schedules {{which}}").with("columns", COLUMNS);
@@ -50,9 +50,9 @@ public class ScheduleRepository {
     // The definition's columns, as INSERT and UPDATE bind them (definition(...)).
     private static final Sql INSERT = Sql.of("""
             INSERT INTO dispatch.schedules (name, source, job_name, job_parameters, anchor, interval_count, interval_unit, cron, zone,
-                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as, deadline_ms)
+                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as, deadline_ms, delay_ms)
             VALUES (:name, :source, :jobName, :parameters::jsonb, :anchor, :interval, :unit, :cron, :zone, :priority, :lane,
-                    :catchUp, :enabled, :declaredHash, :user, :runAs, :deadlineMs)
+                    :catchUp, :enabled, :declaredHash, :user, :runAs, :deadlineMs, :delayMs)
             ON CONFLICT (name) DO NOTHING
             RETURNING id
             """);
@@ -62,6 +62,7 @@ public class ScheduleRepository {
                SET job_name = :jobName, job_parameters = :parameters::jsonb, anchor = :anchor, interval_count = :interval,
                    interval_unit = :unit, cron = :cron, zone = :zone, priority = :priority, lane = :lane, catch_up = :catchUp,
                    enabled = :enabled, declared_hash = :declaredHash, updated_by = :user, run_as = :runAs, deadline_ms = :deadlineMs,
+                   delay_ms = :delayMs,
                    version = version + CASE WHEN :newVersion THEN 1 ELSE 0 END, updated_at = clock_timestamp()
              WHERE id = :id
             """);
@@ -81,16 +82,27 @@ public class ScheduleRepository {
     private static final Sql WATCHDOG_LOCK = Sql.of("SELECT pg_try_advisory_xact_lock(7346150343)");
 
     // Enabled schedules with no live future occurrence, or whose live future lost its staged row (an
-    // operator drained its partition or policy): the only ones a watchdog pass has work for.
+    // operator drained its partition or policy): the only ones a watchdog pass has work for. A fixed-delay
+    // schedule's occurrence is live until its job has ended for good: while it runs (or waits for a retry) the
+    // schedule has no future and needs none (its end stages the next). One that awaits an end its job can no
+    // longer reach (its retry discarded: neither staged nor in flight) is the watchdog's too.
     private static final Sql OFF_INVARIANTS = Sql.of("""
             SELECT s.id FROM dispatch.schedules s
              WHERE s.enabled
                AND NOT EXISTS (SELECT 1 FROM dispatch.schedule_occurrences o
                                 WHERE o.schedule_id = s.id AND o.state = 'future' AND o.kind = 'grid'
                                   AND EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id))
+               AND NOT EXISTS (SELECT 1 FROM dispatch.schedule_occurrences o
+                                WHERE o.schedule_id = s.id AND o.awaits_end
+                                  AND (EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+                                       OR EXISTS (SELECT 1 FROM dispatch.inflight_jobs f WHERE f.submission_id = o.submission_id)))
             UNION
             SELECT o.schedule_id FROM dispatch.schedule_occurrences o
              WHERE o.state = 'future' AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+            UNION
+            SELECT o.schedule_id FROM dispatch.schedule_occurrences o
+             WHERE o.awaits_end AND NOT EXISTS (SELECT 1 FROM dispatch.staged_jobs j WHERE j.id = o.submission_id)
+               AND NOT EXISTS (SELECT 1 FROM dispatch.inflight_jobs f WHERE f.submission_id = o.submission_id)
             """);
 
     private static final Sql NOW = Sql.of("SELECT statement_timestamp()");
@@ -176,7 +188,8 @@ public class ScheduleRepository {
                 .text("unit", d.unit() == null ? null : d.unit().name().toLowerCase(Locale.ROOT)).text("cron", d.cron())
                 .text("zone", d.zone().getId()).integer("priority", d.priority()).text("lane", d.lane())
                 .bool("catchUp", d.catchUp()).bool("enabled", d.enabled()).text("declaredHash", declaredHash).text("user", user)
-                .text("runAs", d.runAs()).bigint("deadlineMs", d.deadline() == null ? null : d.deadline().toMillis());
+                .text("runAs", d.runAs()).bigint("deadlineMs", d.deadline() == null ? null : d.deadline().toMillis())
+                .bigint("delayMs", d.delay() == null ? null : d.delay().toMillis());
     }
 
     private static StoredSchedule row(ResultSet rs) throws SQLException {
@@ -185,7 +198,8 @@ public class ScheduleRepository {
                 Jdbc.instant(rs.getTimestamp(6)), (Integer) rs.getObject(7),
                 unit == null ? null : ScheduleUnit.valueOf(unit.toUpperCase(Locale.ROOT)), rs.getString(9), ZoneId.of(rs.getString(10)),
                 (Integer) rs.getObject(11), rs.getString(12), rs.getBoolean(13), rs.getBoolean(14), rs.getString(19),
-                rs.getObject(20) == null ? null : java.time.Duration.ofMillis(rs.getLong(20)));
+                rs.getObject(20) == null ? null : java.time.Duration.ofMillis(rs.getLong(20)),
+                rs.getObject(21) == null ? null : java.time.Duration.ofMillis(rs.getLong(21)));
         return new StoredSchedule(rs.getLong(1), rs.getString(3), rs.getInt(15), d, rs.getString(16),
                 Jdbc.instant(rs.getTimestamp(17)), Jdbc.instant(rs.getTimestamp(18)));
     }

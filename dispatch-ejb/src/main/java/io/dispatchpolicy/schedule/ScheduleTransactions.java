@@ -97,9 +97,27 @@ public class ScheduleTransactions {
         return Optional.of(skipped);
     }
 
-    /** An extra occurrence due now, outside the grid (it never chains). @return its submission id */
+    /**
+     * An extra occurrence due now, outside the grid (it never chains). @return its submission id
+     *
+     * <p>A fixed-delay schedule never runs twice at once (ADR 0054): run now makes its staged future due now, and is
+     * refused while a run has not ended.
+     */
     public long runNow(long id) {
         Held h = hold(id, false, ALWAYS).orRefuse();
+        if (h.schedule().definition().isFixedDelay()) {
+            occurrences.endGone(id);
+            Optional<Long> running = occurrences.running(id);
+            if (running.isPresent()) {
+                throw new ScheduleActionRefused("Schedule '" + h.schedule().name() + "' runs a delay after each end and its run "
+                        + running.get() + " has not ended yet: it never runs twice at once");
+            }
+            if (h.live().isPresent() && h.live().get().partitionId() != null) {
+                occurrences.dueNow(h.live().get().submissionId());
+                signal.workArrivesOnCommit();
+                return h.live().get().submissionId();
+            }
+        }
         long submission = staging.stage(h.schedule(), OccurrenceStaging.EXTRA, schedules.now(), 0, h.placement())
                 .orElseThrow(() -> new IllegalStateException("an extra occurrence is never refused"));
         signal.workArrivesOnCommit();
@@ -122,16 +140,27 @@ public class ScheduleTransactions {
         // refused now (a drained future, its staged row gone, is about to be ended below)
         Held h = hold(id, false, (s, live) -> s.enabled() && live.map(l -> l.partitionId() == null).orElse(true));
         occurrences.endDrained(id);
-        if (h.changed() || !h.schedule().enabled() || h.placement() == null || occurrences.live(id).isPresent()) {
+        occurrences.endGone(id);
+        if (h.changed() || !h.schedule().enabled() || h.placement() == null || occurrences.live(id).isPresent()
+                || occurrences.running(id).isPresent()) {
             return false;
         }
         return stageFirst(h, null);
     }
 
-    /** The first grid point after now, after the last run or skip of this version, and after {@code after}. */
+    /**
+     * The first grid point after now, after the last run or skip of this version, and after {@code after}. For a
+     * fixed-delay schedule: a delay after its last end (at once when none came yet, or that time has passed); after a
+     * skip of the run due at {@code after}, a delay after the later of it and now.
+     */
     private boolean stageFirst(Held h, Instant after) {
         StoredSchedule s = h.schedule();
         Instant now = schedules.now();
+        if (s.definition().isFixedDelay()) {
+            Instant from = after != null ? (after.isAfter(now) ? after : now).plus(s.definition().delay())
+                    : occurrences.lastEnd(s.id()).map(end -> end.plus(s.definition().delay())).filter(now::isBefore).orElse(now);
+            return staging.stage(s, OccurrenceStaging.GRID, from, 0, h.placement()).isPresent();
+        }
         Instant last = occurrences.lastGridRun(s.id(), s.version()).orElse(null);
         if (after != null && (last == null || after.isAfter(last))) {
             last = after;

@@ -14,8 +14,9 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * A declared recurring schedule: a job XML and its parameters, run on a grid or a cron expression in a zone
- * (ADR 0012). Each run is an occurrence staged like a submission, under the policy that governs the job.
+ * A declared recurring schedule: a job XML and its parameters, run on a grid or a cron expression in a zone, or a fixed
+ * delay after each run ended (ADR 0012, 0054). Each run is an occurrence staged like a submission, under the policy that
+ * governs the job.
  *
  * <p>Declare one as a CDI producer in any bean archive the engine can see, as for a {@link Policy}:
  * <pre>{@code
@@ -52,6 +53,7 @@ public final class Schedule {
     private final boolean enabled;
     private final String runAs;
     private final java.time.Duration deadline;
+    private final java.time.Duration delay;
 
     private Schedule(Builder b, Instant anchor, ZoneId zone, String cron) {
         this.name = b.name;
@@ -69,6 +71,7 @@ public final class Schedule {
         this.enabled = b.enabled;
         this.runAs = b.runAs == null || b.runAs.isBlank() ? null : b.runAs.strip();
         this.deadline = b.deadline;
+        this.delay = b.delay;
     }
 
     public static Builder named(String name) {
@@ -143,6 +146,11 @@ public final class Schedule {
         return Optional.ofNullable(deadline);
     }
 
+    /** Fixed-delay mode ({@link Builder#afterEnd}): how long after a run's end the next one is due. */
+    public Optional<java.time.Duration> delay() {
+        return Optional.ofNullable(delay);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Schedule other && Objects.equals(name, other.name) && Objects.equals(jobName, other.jobName)
@@ -150,19 +158,20 @@ public final class Schedule {
                 && Objects.equals(interval, other.interval) && unit == other.unit && Objects.equals(cron, other.cron)
                 && zone.equals(other.zone) && Objects.equals(priority, other.priority) && Objects.equals(lane, other.lane)
                 && catchUp == other.catchUp && enabled == other.enabled && Objects.equals(runAs, other.runAs)
-                && Objects.equals(deadline, other.deadline);
+                && Objects.equals(deadline, other.deadline) && Objects.equals(delay, other.delay);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(name, jobName, parameters, anchor, interval, unit, cron, zone, priority, lane, catchUp, enabled, runAs,
-                deadline);
+                deadline, delay);
     }
 
     @Override
     public String toString() {
         return "Schedule[" + name + " runs " + jobName + " "
-                + (cron != null ? "on cron '" + cron + "'" : "every " + interval + " " + unit.label() + " from " + anchor)
+                + (cron != null ? "on cron '" + cron + "'" : delay != null ? delay.toSeconds() + " s after each run ended"
+                : "every " + interval + " " + unit.label() + " from " + anchor)
                 + " in " + zone + "]";
     }
 
@@ -195,6 +204,7 @@ public final class Schedule {
         private boolean enabled = true;
         private String runAs;
         private java.time.Duration deadline;
+        private java.time.Duration delay;
 
         private Builder(String name) {
             this.name = name;
@@ -246,6 +256,17 @@ public final class Schedule {
          */
         public Builder cron(String expression) {
             this.cron = expression;
+            return this;
+        }
+
+        /**
+         * Runs {@code delay} after the previous run ended for good (its last execution, after its retries), never two at
+         * once: fixed delay, not fixed rate. The first run is due at once (or {@code delay} after the last end, when the
+         * schedule ran before). Whole seconds, 1 second to 366 days; not with a cron expression, an interval or
+         * {@link #catchUp()}.
+         */
+        public Builder afterEnd(java.time.Duration delay) {
+            this.delay = Objects.requireNonNull(delay, "delay");
             return this;
         }
 

@@ -79,7 +79,7 @@ class ScheduleTest {
                 .from(Instant.EPOCH).cron("0 8 * * *").build())
                 .hasMessageStartingWith("Schedule 's': cron cannot be combined");
         assertThatThrownBy(() -> Schedule.named("s").job("j").build())
-                .hasMessageStartingWith("Schedule 's': cron, or anchor with interval and unit, is required");
+                .hasMessageStartingWith("Schedule 's': cron, anchor with interval and unit, or delay is required");
         assertThatThrownBy(() -> Schedule.named("s").job("j").every(15, ScheduleUnit.MINUTES).build())
                 .hasMessageStartingWith("Schedule 's': anchor is required");
         assertThatThrownBy(() -> Schedule.named("s").job("j").every(0, ScheduleUnit.MINUTES).from(Instant.EPOCH).build())

@@ -205,7 +205,12 @@ public class DefaultScheduleControl implements ScheduleControl {
         if (n < 0) {
             throw new ScheduleActionRefused("n must not be negative (was " + n + ")");
         }
-        return existing(name).definition().grid().nextRunTimes(after, n);
+        StoredSchedule s = existing(name);
+        if (s.definition().isFixedDelay()) {
+            // no grid: only its staged future is known (the one after it is counted from an end yet to come)
+            return occurrences.live(s.id()).map(LiveOccurrence::runAt).filter(after::isBefore).stream().limit(n).toList();
+        }
+        return s.definition().grid().nextRunTimes(after, n);
     }
 
     @Override
@@ -216,7 +221,10 @@ public class DefaultScheduleControl implements ScheduleControl {
     private ScheduleSummary summary(StoredSchedule s) {
         ScheduleDefinition d = s.definition();
         List<Instant> next = List.of();
-        if (d.enabled()) {
+        if (d.enabled() && d.isFixedDelay()) {
+            // its next run is known once the last one has ended: the staged future, if any
+            next = occurrences.live(s.id()).map(l -> List.of(l.runAt())).orElse(List.of());
+        } else if (d.enabled()) {
             Optional<LiveOccurrence> live = occurrences.live(s.id());
             Grid grid = d.grid();
             next = live.map(l -> {
@@ -234,6 +242,9 @@ public class DefaultScheduleControl implements ScheduleControl {
     static String when(ScheduleDefinition d) {
         if (d.isCron()) {
             return "cron " + d.cron();
+        }
+        if (d.isFixedDelay()) {
+            return d.delay().toSeconds() + " s after each run ended";
         }
         String unit = d.unit().name().toLowerCase(java.util.Locale.ROOT);
         return "every " + d.intervalCount() + " " + (d.intervalCount() == 1 ? unit.substring(0, unit.length() - 1) : unit)

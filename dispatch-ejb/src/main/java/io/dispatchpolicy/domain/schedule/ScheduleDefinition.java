@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 /**
  * A recurring schedule: the one model that code declarations ({@code spi.Schedule}), standalone.xml
  * ({@code dispatch.schedule.<name>.*}) and the console all produce, validated by one routine ({@link #validate}).
- * Timing is either an anchored interval ({@code anchor}, {@code intervalCount}, {@code unit}) or a {@code cron}
- * expression, never both.
+ * Timing is one of three modes: an anchored interval ({@code anchor}, {@code intervalCount}, {@code unit}), a
+ * {@code cron} expression, or a fixed {@code delay} after the previous run ended (ADR 0054) — never two.
  *
  * <p>The constructor only normalizes (parameters copied and sorted, cron whitespace collapsed, job name without
  * {@code .xml}, zone defaulting to UTC), so a definition read back from the database compares equal to the one
@@ -47,11 +47,16 @@ import java.util.regex.Pattern;
  * @param deadline      how long after its run time an occurrence may still be admitted; past it the occurrence is
  *                      EXPIRED, never runs, and the next one is staged (ADR 0036); null: its policy's
  *                      {@code expireAfter}, counted from the run time, else none
+ * @param delay         fixed-delay mode: each run is due this long after the previous one ended for good (after its
+ *                      retries), never two live at once; 1 second to {@link #MAX_DELAY}
  */
 public record ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                                  Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
                                  Integer priority, String lane, boolean catchUp, boolean enabled, String runAs,
-                                 java.time.Duration deadline) implements java.io.Serializable {
+                                 java.time.Duration deadline, java.time.Duration delay) implements java.io.Serializable {
+
+    /** The longest fixed delay between a run's end and the next run. */
+    public static final java.time.Duration MAX_DELAY = java.time.Duration.ofDays(366);
 
     /** The longest deadline a schedule may give its occurrences, as a policy's {@code expireAfter}. */
     public static final java.time.Duration MAX_DEADLINE = Policy.MAX_EXPIRY;
@@ -96,7 +101,9 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // who each occurrence runs as (ADR 0024): copied into the future's staged row, like priority and lane
         RUN_AS("run-as", true, ScheduleDefinition::runAs),
         // the future's staged row carries its deadline (expires_at), so changing it must replace the future
-        DEADLINE("deadline", true, d -> d.deadline() == null ? null : d.deadline().toSeconds());
+        DEADLINE("deadline", true, d -> d.deadline() == null ? null : d.deadline().toSeconds()),
+        // the timing of a fixed-delay schedule (its future's due time is counted from it)
+        DELAY("delay", true, d -> d.delay() == null ? null : d.delay().toSeconds());
 
         private final String key;
         private final boolean occurrence;
@@ -151,16 +158,31 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, runAs, null);
     }
 
+    /** A definition on a grid (anchored or cron), not a fixed delay. */
+    public ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
+                              Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
+                              Integer priority, String lane, boolean catchUp, boolean enabled, String runAs,
+                              java.time.Duration deadline) {
+        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, runAs, deadline,
+                null);
+    }
+
     /** This definition run as {@code user} (a console-created schedule runs as whoever created it). */
     public ScheduleDefinition runningAs(String user) {
         return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
-                enabled, user, deadline);
+                enabled, user, deadline, delay);
     }
 
     /** This definition with {@code deadline} for its occurrences (null: none of its own). */
     public ScheduleDefinition withDeadline(java.time.Duration deadline) {
         return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
-                enabled, runAs, deadline);
+                enabled, runAs, deadline, delay);
+    }
+
+    /** This definition in fixed-delay mode: {@code delay} after each run's end, its grid fields cleared. */
+    public ScheduleDefinition afterEnd(java.time.Duration delay) {
+        return new ScheduleDefinition(name, jobName, parameters, null, null, null, null, zone, priority, lane, catchUp, enabled, runAs,
+                deadline, delay);
     }
 
     /** A schedule declared in code, as the engine models it (not yet validated). */
@@ -169,7 +191,8 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                 declared.interval().isPresent() ? declared.interval().getAsInt() : null, declared.unit().orElse(null),
                 declared.cron().orElse(null), declared.zone(),
                 declared.priority().isPresent() ? declared.priority().getAsInt() : null, declared.lane().orElse(null),
-                declared.catchUp(), declared.enabled(), declared.runAs().orElse(null), declared.deadline().orElse(null));
+                declared.catchUp(), declared.enabled(), declared.runAs().orElse(null), declared.deadline().orElse(null),
+                declared.delay().orElse(null));
     }
 
     /** As the application reads it back (DispatchSchedules#list): the declaration this definition is of. */
@@ -178,6 +201,8 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         parameters.forEach(b::parameter);
         if (cron != null) {
             b.cron(cron);
+        } else if (delay != null) {
+            b.afterEnd(delay);
         } else {
             b.every(intervalCount, unit).from(anchor);
         }
@@ -217,9 +242,14 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         return Collections.unmodifiableMap(sorted);
     }
 
-    /** True in cron mode, false in anchored mode. */
+    /** True in cron mode, false in anchored and fixed-delay modes. */
     public boolean isCron() {
         return cron != null;
+    }
+
+    /** True in fixed-delay mode: no grid, each run due {@link #delay} after the previous one ended. */
+    public boolean isFixedDelay() {
+        return delay != null;
     }
 
     /**
@@ -247,8 +277,12 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
             throw new ScheduleDeclarationException(at + "cron cannot be combined with anchor, interval or unit: "
                     + "a schedule runs either on a cron expression or every interval from an anchor");
         }
-        if (cron == null && !anchored) {
-            throw new ScheduleDeclarationException(at + "cron, or anchor with interval and unit, is required: "
+        if (delay != null && (cron != null || anchored)) {
+            throw new ScheduleDeclarationException(at + "delay cannot be combined with " + (cron != null ? "cron" : "anchor, interval or unit")
+                    + ": a fixed-delay schedule runs a delay after its previous run ended, not on a grid");
+        }
+        if (cron == null && !anchored && delay == null) {
+            throw new ScheduleDeclarationException(at + "cron, anchor with interval and unit, or delay is required: "
                     + "it says when the schedule runs");
         }
         String zoneProblem = zoneProblem(zone);
@@ -257,8 +291,10 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         }
         if (anchored) {
             validateAnchored(at);
-        } else {
+        } else if (cron != null) {
             validateCron(at);
+        } else {
+            validateDelay(at);
         }
         if (lane != null && !NAME_PATTERN.matcher(lane).matches()) {
             throw new ScheduleDeclarationException(at + "lane '" + lane + "' is invalid: " + NAME_RULE);
@@ -268,6 +304,21 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                     + " days after each run time (was " + deadline.toSeconds() + " s)");
         }
         return this;
+    }
+
+    private void validateDelay(String at) {
+        if (delay.compareTo(java.time.Duration.ofSeconds(1)) < 0 || delay.compareTo(MAX_DELAY) > 0) {
+            throw new ScheduleDeclarationException(at + "delay must be 1 second to " + MAX_DELAY.toDays()
+                    + " days after the previous run ended (was " + delay.toSeconds() + " s)");
+        }
+        if (delay.toNanosPart() != 0) {
+            // a tick admits at a second's grain at best; a fraction would also be lost in standalone.xml's whole seconds
+            throw new ScheduleDeclarationException(at + "delay must be whole seconds (was " + delay + ")");
+        }
+        if (catchUp) {
+            throw new ScheduleDeclarationException(at + "catch-up has no meaning with a delay: a fixed-delay schedule never misses a "
+                    + "run, it runs once more a delay after the last one ended");
+        }
     }
 
     private void validateAnchored(String at) {
@@ -310,8 +361,15 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         }
     }
 
-    /** When this schedule runs; the definition must be valid. */
+    /**
+     * When this schedule runs; the definition must be valid and on a grid.
+     *
+     * @throws IllegalStateException for a fixed-delay schedule, which has no grid: its next run is counted from an end
+     */
     public Grid grid() {
+        if (isFixedDelay()) {
+            throw new IllegalStateException("Schedule '" + name + "' runs a fixed delay after each end: it has no grid");
+        }
         return isCron() ? new CronGrid(cron, zone) : new AnchorGrid(anchor, intervalCount, unit, zone);
     }
 

@@ -28,7 +28,7 @@ class RefusalFieldsTest {
         assertThat(new ScheduleDeclarationException("Schedule 'n': unit is required with an interval").field()).isEqualTo("unit");
         assertThat(new ScheduleDeclarationException("Schedule 'n': param.x is null").field()).isEqualTo("parameters");
         assertThat(new ScheduleDeclarationException("Schedule 'n': catch-up must be true or false").field()).isEqualTo("catch-up");
-        assertThat(new ScheduleDeclarationException("Schedule 'n': cron, or anchor with interval and unit, is required").field())
+        assertThat(new ScheduleDeclarationException("Schedule 'n': cron, anchor with interval and unit, or delay is required").field())
                 .isEqualTo("cron");
         assertThat(new ScheduleDeclarationException("Two schedules are named 'n'").field()).isNull();
         assertThat(new ScheduleDeclarationException("Schedule 'n': nothing we know").field()).isNull();

@@ -49,6 +49,36 @@ class ScheduleDefinitionTest {
     }
 
     @Test
+    void aFixedDelayIsAThirdModeWithItsOwnRules() {
+        ScheduleDefinition d = anchored("poll", null, null, null).afterEnd(java.time.Duration.ofMinutes(10)).validate();
+        assertThat(d.isFixedDelay()).isTrue();
+        assertThat(d.isCron()).isFalse();
+        assertThat(d.snapshot()).containsEntry("delay", 600L).doesNotContainKeys("anchor", "interval", "unit", "cron");
+        assertThatThrownBy(d::grid).isInstanceOf(IllegalStateException.class).hasMessageContaining("has no grid");
+        assertThat(d.differsInOccurrence(d.afterEnd(java.time.Duration.ofMinutes(11)))).as("the delay is when it runs").isTrue();
+        assertThat(ScheduleDefinition.of(d.toSchedule())).as("round trip through the spi").isEqualTo(d);
+
+        assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ZERO).validate())
+                .hasMessage("Schedule 'poll': delay must be 1 second to 366 days after the previous run ended (was 0 s)");
+        assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ofDays(367)).validate())
+                .hasMessageStartingWith("Schedule 'poll': delay must be 1 second to 366 days");
+        assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ofMillis(1_500)).validate())
+                .hasMessage("Schedule 'poll': delay must be whole seconds (was PT1.5S)");
+        assertThatThrownBy(() -> new ScheduleDefinition("poll", "report", Map.of(), null, null, null, "0 8 * * *", BERLIN, null, null,
+                false, true, null, null, java.time.Duration.ofSeconds(5)).validate())
+                .isInstanceOf(ScheduleDeclarationException.class)
+                .hasMessageStartingWith("Schedule 'poll': delay cannot be combined with cron");
+        assertThatThrownBy(() -> new ScheduleDefinition("poll", "report", Map.of(), ANCHOR, 1, ScheduleUnit.DAYS, null, BERLIN, null, null,
+                false, true, null, null, java.time.Duration.ofSeconds(5)).validate())
+                .hasMessageStartingWith("Schedule 'poll': delay cannot be combined with anchor, interval or unit");
+        assertThatThrownBy(() -> new ScheduleDefinition("poll", "report", Map.of(), null, null, null, null, BERLIN, null, null,
+                true, true, null, null, java.time.Duration.ofSeconds(5)).validate())
+                .hasMessageStartingWith("Schedule 'poll': catch-up has no meaning with a delay");
+        assertThat(new ScheduleDeclarationException("Schedule 'poll': catch-up has no meaning with a delay").field()).isEqualTo("catch-up");
+        assertThat(new ScheduleDeclarationException("Schedule 'poll': delay must be whole seconds").field()).isEqualTo("delay");
+    }
+
+    @Test
     void theConstructorNormalizes() {
         ScheduleDefinition d = nightly();
         assertThat(d.jobName()).isEqualTo("report");
@@ -135,7 +165,7 @@ class ScheduleDefinitionTest {
                 .hasMessageStartingWith("Schedule 's': cron cannot be combined with anchor, interval or unit");
         assertThatThrownBy(() -> new ScheduleDefinition("s", "j", Map.of(), null, null, null, null,
                 null, null, null, false, true).validate())
-                .hasMessageStartingWith("Schedule 's': cron, or anchor with interval and unit, is required");
+                .hasMessageStartingWith("Schedule 's': cron, anchor with interval and unit, or delay is required");
     }
 
     @Test

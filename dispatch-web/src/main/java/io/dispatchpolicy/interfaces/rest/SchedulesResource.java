@@ -37,8 +37,9 @@ import java.util.Set;
 
 /**
  * Recurring schedules for scripts, as the Schedules view and its form offer them. A schedule is the same JSON
- * read and written: {@code name}, {@code job}, {@code parameters}, either {@code cron} or {@code anchor} (a local
- * date-time in {@code zone}, or an instant) with {@code interval} and {@code unit}, {@code zone}, {@code priority},
+ * read and written: {@code name}, {@code job}, {@code parameters}, one of {@code cron}, {@code anchor} (a local
+ * date-time in {@code zone}, or an instant) with {@code interval} and {@code unit}, or {@code delay} (seconds after each
+ * run ended, ADR 0054), {@code zone}, {@code priority},
  * {@code lane}, {@code catchUp}, {@code enabled}, {@code deadline} (seconds). Creating, editing, deleting, enabling,
  * disabling and skipping need dispatch-admin, running now dispatch-operator; each is audited. Only schedules
  * created here or in the console are edited or deleted here (409 for one declared in code or standalone.xml).
@@ -49,7 +50,7 @@ import java.util.Set;
 public class SchedulesResource {
 
     private static final Set<String> FIELDS = Set.of("name", "job", "parameters", "cron", "anchor", "interval", "unit", "zone",
-            "priority", "lane", "catchUp", "enabled", "deadline");
+            "priority", "lane", "catchUp", "enabled", "deadline", "delay");
 
     @Inject
     @Engine
@@ -179,13 +180,15 @@ public class SchedulesResource {
             }
         }
         Integer deadline = body.integer("deadline");
+        Integer delay = body.integer("delay");
         Boolean catchUp = body.bool("catchUp");
         Boolean enabled = body.bool("enabled");
         try {
             return new ScheduleDefinition(name, body.text("job"), body.strings("parameters"), anchor(name, body.text("anchor"), zone),
                     body.integer("interval"), unit, body.text("cron"), zone, body.integer("priority"), body.text("lane"),
                     catchUp != null && catchUp, enabled == null || enabled, null,
-                    deadline == null ? null : java.time.Duration.ofSeconds(deadline)).validate();
+                    deadline == null ? null : java.time.Duration.ofSeconds(deadline),
+                    delay == null ? null : java.time.Duration.ofSeconds(delay)).validate();
         } catch (ScheduleDeclarationException e) {
             throw Problem.badField(apiField(e.field()), e.getMessage());
         }
@@ -231,6 +234,8 @@ public class SchedulesResource {
         JsonObjectBuilder o = summary.add("parameters", params);
         if (d.isCron()) {
             o.add("cron", d.cron());
+        } else if (d.isFixedDelay()) {
+            o.add("delay", d.delay().toSeconds());
         } else {
             o.add("anchor", LocalDateTime.ofInstant(d.anchor(), d.zone()).toString()).add("interval", d.intervalCount())
                     .add("unit", d.unit().label());

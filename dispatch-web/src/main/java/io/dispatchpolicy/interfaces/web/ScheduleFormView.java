@@ -36,6 +36,7 @@ public class ScheduleFormView implements Serializable {
 
     public static final String ANCHOR = "anchor";
     public static final String CRON = "cron";
+    public static final String DELAY = "delay";
     private static final String FORM = "scheduleForm:";
     private static final String ANCHOR_EXAMPLE = "2025-01-01T10:00";
 
@@ -67,6 +68,8 @@ public class ScheduleFormView implements Serializable {
     private boolean enabled = true;
     /** Seconds after each run time an occurrence may still be admitted; null: none of its own. */
     private Long deadline;
+    // fixed-delay mode (ADR 0054): whole seconds after each run's end
+    private Long delay;
 
     /** Called by the view action: fills the form from the schedule being edited, once. */
     public void load() {
@@ -93,6 +96,9 @@ public class ScheduleFormView implements Serializable {
         if (d.cron() != null) {
             mode = CRON;
             cron = d.cron();
+        } else if (d.delay() != null) {
+            mode = DELAY;
+            delay = d.delay().toSeconds();
         } else {
             mode = ANCHOR;
             anchor = d.anchor() == null ? null : LocalDateTime.ofInstant(d.anchor(), d.zone()).toString();
@@ -175,8 +181,18 @@ public class ScheduleFormView implements Serializable {
         Integer intervalCount = null;
         ScheduleUnit intervalUnit = null;
         String cronText = null;
+        java.time.Duration after = null;
         if (CRON.equals(mode)) {
             cronText = cron == null ? "" : cron.strip();
+        } else if (DELAY.equals(mode)) {
+            if (delay == null || delay < 1 || delay > ScheduleDefinition.MAX_DELAY.toSeconds()) {
+                throw new FieldError("delay", "Delay: whole seconds after each run ended, 1 to " + ScheduleDefinition.MAX_DELAY.toSeconds()
+                        + " (" + ScheduleDefinition.MAX_DELAY.toDays() + " days)" + (delay == null ? "; required in this mode." : "; was " + delay + "."));
+            }
+            if (catchUp) {
+                throw new FieldError("catchUp", "Catch up missed runs: not with a delay after each end (such a schedule never misses a run).");
+            }
+            after = java.time.Duration.ofSeconds(delay);
         } else {
             anchorAt = parseAnchor(scheduleName, zoneId);
             intervalCount = interval;
@@ -190,7 +206,7 @@ public class ScheduleFormView implements Serializable {
         try {
             return new ScheduleDefinition(scheduleName, trimmed(jobName), params, anchorAt, intervalCount, intervalUnit, cronText,
                     zoneId, priority, trimmed(lane), catchUp, enabled, null,
-                    deadline == null ? null : java.time.Duration.ofSeconds(deadline));
+                    deadline == null ? null : java.time.Duration.ofSeconds(deadline), after);
         } catch (ScheduleDeclarationException e) {
             throw new FieldError("parameters", e.getMessage());
         }
@@ -381,6 +397,14 @@ public class ScheduleFormView implements Serializable {
 
     public void setDeadline(Long deadline) {
         this.deadline = deadline;
+    }
+
+    public Long getDelay() {
+        return delay;
+    }
+
+    public void setDelay(Long delay) {
+        this.delay = delay;
     }
 
     public boolean isEnabled() {
