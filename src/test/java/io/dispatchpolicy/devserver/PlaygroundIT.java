@@ -269,13 +269,29 @@ class PlaygroundIT {
         assertThat(jobs("pg-throttle", "acme")).hasSize((int) before);
     }
 
+    /**
+     * The element's page has been replaced. Chrome sometimes answers a question about an element of a page being replaced
+     * with "Node with given id does not belong to the document" rather than a stale-element error (seen once in CI);
+     * {@code ExpectedConditions.stalenessOf} lets that through as a failure. Either answer means the page went.
+     */
+    private static org.openqa.selenium.support.ui.ExpectedCondition<Boolean> gone(WebElement element) {
+        return driver -> {
+            try {
+                element.isEnabled();
+                return false;
+            } catch (org.openqa.selenium.WebDriverException e) {
+                return true;
+            }
+        };
+    }
+
     /** Clicks the card's Run and checks the page says what it submitted. */
     private static void run(WebDriver d, Feature card, Map<Feature, Instant> clicked) {
         clicked.put(card, Instant.now());
         WebElement button = d.findElement(By.cssSelector("#" + card.id() + " button"));
         button.click();
         // the page the button was on goes first: its #said is the previous card's
-        new WebDriverWait(d, SOON).until(ExpectedConditions.stalenessOf(button));
+        new WebDriverWait(d, SOON).until(gone(button));
         String said = new WebDriverWait(d, SOON).until(ExpectedConditions.presenceOfElementLocated(By.id("said"))).getText();
         assertThat(said).as(card.id()).containsPattern(card == Feature.SCHEDULES ? "^Ran schedule" : "^Submitted");
         if (card == Feature.UNIQUENESS) {
@@ -292,7 +308,7 @@ class PlaygroundIT {
         new org.openqa.selenium.support.ui.Select(d.findElement(By.name("distribution"))).selectByValue(distribution);
         WebElement button = d.findElement(By.cssSelector(".storm-form button"));
         button.click();
-        new WebDriverWait(d, SOON).until(ExpectedConditions.stalenessOf(button));
+        new WebDriverWait(d, SOON).until(gone(button));
         new WebDriverWait(d, SOON).until(ExpectedConditions.or(ExpectedConditions.presenceOfElementLocated(By.id("said")),
                 ExpectedConditions.presenceOfElementLocated(By.id("refused"))));
     }
