@@ -173,6 +173,34 @@ class ConsoleBrowserIT extends BrowserTest {
 
     /** An override set in the partition page's form (ADR 0025): a bad value is named beside its field, a good one shown. */
     @Test
+    void anAdminCreatesACalendarInTheConsoleAndABadDateIsNamed() throws SQLException {
+        WebDriver d = logIn("admin");
+        d.get(BASE + "schedules.xhtml");
+        click(d, By.id("schedules:calendars-link"));
+        wait(d).until(ExpectedConditions.presenceOfElementLocated(By.id("calendars:save")));
+        d.findElement(By.id("calendars:name")).sendKeys("browser-cal");
+        d.findElement(By.id("calendars:zone")).clear();
+        d.findElement(By.id("calendars:zone")).sendKeys("Europe/Paris");
+        d.findElement(By.id("calendars:dates")).sendKeys("2027-02-30");
+        click(d, By.id("calendars:save"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("calendars:messages"),
+                "Calendar 'browser-cal': dates: '2027-02-30' is not a date like 2027-05-01"));
+        assertThat(count("SELECT count(*) FROM dispatch.calendars WHERE name = 'browser-cal'")).isZero();
+
+        d.findElement(By.id("calendars:dates")).clear();
+        d.findElement(By.id("calendars:dates")).sendKeys("2027-12-24");
+        d.findElement(By.id("calendars:days")).sendKeys("sat, sun");
+        click(d, By.id("calendars:save"));
+        wait(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("calendars:messages"), "Calendar browser-cal saved"));
+        assertThat(d.findElement(By.id("calendars:list")).getText()).contains("browser-cal").contains("console")
+                .contains("days: SATURDAY, SUNDAY").contains("dates: 2027-12-24");
+        assertThat(count("SELECT count(*) FROM dispatch.calendars WHERE name = 'browser-cal' AND source = 'console' "
+                + "AND days = 'SATURDAY, SUNDAY' AND zone = 'Europe/Paris'")).isEqualTo(1);
+        browser.screenshot(SHOTS.resolve("calendars.png"));
+        sql("DELETE FROM dispatch.calendars WHERE name = 'browser-cal'");
+    }
+
+    @Test
     void anOverrideIsSetInThePartitionPageAndABadValueIsNamedAtItsField() throws SQLException {
         WebDriver d = logIn("admin");
         long id = count("SELECT id FROM dispatch.partitions WHERE policy_name = 'it-cap3' AND partition_key = 'browser-override'");

@@ -104,6 +104,7 @@ class LayoutBrowserIT extends BrowserTest {
         pages.put("schedules", "schedules.xhtml");
         pages.put("schedule", "schedule.xhtml?name=it-declared");
         pages.put("schedule-form", "schedule-form.xhtml");
+        pages.put("calendars", "calendars.xhtml");
         pages.put("audit", "audit.xhtml");
         pages.put("limits", "limits.xhtml");
         pages.put("group", "group.xhtml?id=" + group);

@@ -91,6 +91,9 @@ class PermissionsIT extends EngineTest {
         all.put(OperatorAction.SCHEDULE_ENABLE, a -> schedules.enable(NO_SCHEDULE, a));
         all.put(OperatorAction.SCHEDULE_DISABLE, a -> schedules.disable(NO_SCHEDULE, a));
         all.put(OperatorAction.SCHEDULE_SKIP, a -> schedules.skipNext(NO_SCHEDULE, a));
+        // a name no calendar may have: refused by the calendar's own check, so nothing is written
+        all.put(OperatorAction.CALENDAR_SAVE, a -> schedules.saveCalendar("perm no calendar", Map.of(), a));
+        all.put(OperatorAction.CALENDAR_DELETE, a -> schedules.deleteCalendar("perm-no-such-calendar", a));
         assertThat(all.keySet()).as("every action offered is in the matrix")
                 .containsExactlyInAnyOrderElementsOf(OperatorAction.offered());
         return all;

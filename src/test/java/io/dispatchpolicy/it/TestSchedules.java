@@ -22,4 +22,11 @@ public class TestSchedules {
                 .every(1, ScheduleUnit.HOURS).from(Instant.parse("2100-01-01T00:00:00Z"))
                 .build();
     }
+
+    /** A calendar declared in code (CalendarsIT): weekends and 25 December, in Paris. */
+    @Produces
+    io.dispatchpolicy.spi.Calendar weekends() {
+        return io.dispatchpolicy.spi.Calendar.named("it-code-weekends").zone("Europe/Paris")
+                .days(java.time.DayOfWeek.SATURDAY, java.time.DayOfWeek.SUNDAY).yearly(java.time.MonthDay.of(12, 25)).build();
+    }
 }

@@ -2,15 +2,19 @@
 package io.dispatchpolicy.guide;
 
 import io.dispatchpolicy.api.DispatchSchedules;
+import io.dispatchpolicy.spi.Calendar;
+import io.dispatchpolicy.spi.Excluded;
 import io.dispatchpolicy.spi.Schedule;
 import io.dispatchpolicy.spi.ScheduleUnit;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
+import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.MonthDay;
 
 @ApplicationScoped
 public class Schedules {
@@ -31,6 +35,20 @@ public class Schedules {
     Schedule weekdays() {
         return Schedule.named("weekdays").job("digest").cron("0 8 * * MON-FRI").zone("America/New_York")
                 .catchUp().build();
+    }
+
+    @Produces
+    Calendar bankHolidays() {                  // times schedules naming it do not run at
+        return Calendar.named("fr-bank-holidays").zone("Europe/Paris")
+                .yearly(MonthDay.of(1, 1), MonthDay.of(5, 1), MonthDay.of(12, 25))
+                .days(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY)
+                .build();
+    }
+
+    @Produces
+    Schedule billing() {                       // a holiday's run moves to the next business day, same time
+        return Schedule.named("billing").job("invoice").cron("0 6 1 * *").zone("Europe/Paris")
+                .excluding("fr-bank-holidays", Excluded.MOVE).build();
     }
 
     @Produces

@@ -56,6 +56,9 @@ public class DispatchSettings {
     public static final int DEFAULT_TICK_WORKERS = 4;
     /** Prefix of the schedules declared in standalone.xml: {@code dispatch.schedule.<name>.<field>}. */
     public static final String SCHEDULE_PREFIX = "dispatch.schedule.";
+
+    /** {@code dispatch.calendar.<name>.<field>}: a calendar of excluded times (ADR 0053). */
+    public static final String CALENDAR_PREFIX = "dispatch.calendar.";
     /** Prefix of the webhooks' settings: {@code dispatch.webhook.<name>.<field>} (the notify package reads them). */
     public static final String WEBHOOK_PREFIX = "dispatch.webhook.";
 
@@ -350,7 +353,7 @@ public class DispatchSettings {
      */
     public Optional<String> nameProblem(String name) {
         if (GLOBAL.contains(name) || SERVER.contains(name) || name.startsWith("dispatch.policy.") || name.startsWith(SCHEDULE_PREFIX)
-                || name.startsWith(WEBHOOK_PREFIX)
+                || name.startsWith(CALENDAR_PREFIX) || name.startsWith(WEBHOOK_PREFIX)
                 || name.startsWith("dispatch.test.") || name.startsWith("dispatch.build.")) {
             return Optional.empty();
         }
@@ -379,6 +382,27 @@ public class DispatchSettings {
 
     public Optional<String> raw(String property) {
         return config.getOptionalValue(property, String.class);
+    }
+
+    /**
+     * The {@code <prefix><name>.<field>} properties (schedules, calendars), grouped by name: field to value.
+     *
+     * @throws InvalidSettingException for a property without a name or with a field {@code knownField} does not accept,
+     *                                 saying {@code expected}
+     */
+    public java.util.Map<String, java.util.Map<String, String>> byName(String prefix, java.util.function.Predicate<String> knownField,
+                                                                       String expected) {
+        java.util.Map<String, java.util.Map<String, String>> byName = new java.util.TreeMap<>();
+        for (String property : propertyNames(prefix)) {
+            String rest = property.substring(prefix.length());
+            int dot = rest.indexOf('.');
+            String field = dot < 0 ? "" : rest.substring(dot + 1);
+            if (dot <= 0 || !knownField.test(field)) {
+                throw new InvalidSettingException(property, raw(property).orElse(""), expected);
+            }
+            byName.computeIfAbsent(rest.substring(0, dot), k -> new java.util.HashMap<>()).put(field, raw(property).orElse(""));
+        }
+        return byName;
     }
 
     public int positiveInt(String property, int defaultValue) {

@@ -121,6 +121,8 @@ public final class SettingsReference {
             new Entry("interval", "", "every this many units, at least 1", "next watchdog pass"),
             new Entry("unit", "", "`seconds`, `minutes`, `hours` (elapsed time), `days`, `weeks`, `months`, `years` (calendar time in the zone)", "next watchdog pass"),
             new Entry("cron", "", "a cron expression, instead of `anchor`, `interval` and `unit`", "next watchdog pass"),
+            new Entry("calendar", "", "the name of a calendar (`dispatch.calendar.<name>.*`, code or console) whose excluded times the schedule does not run at", "next watchdog pass"),
+            new Entry("excluded", "skip", "with a calendar: `skip` an excluded run time (the next allowed one runs) or `move` it to the first allowed time after it (same time of day on the next allowed day, or a window's end)", "next watchdog pass"),
             new Entry("delay", "", "whole seconds after each run ended for good (after its retries) the next is due, never two at once: a fixed delay instead of a grid (not with `cron`, `anchor` or `catch-up`)", "next watchdog pass"),
             new Entry("zone", "UTC", "an IANA region id (fixed offsets are refused)", "next watchdog pass"),
             new Entry("priority", "0", "the occurrences' priority", "next watchdog pass"),
@@ -129,6 +131,14 @@ public final class SettingsReference {
             new Entry("catch-up", "false", "after downtime, run the missed occurrences (with a limit) rather than the next one only", "next watchdog pass"),
             new Entry("run-as", "", "the user of the batch subsystem's realm every occurrence runs as, with the roles the realm gives them then", "next watchdog pass"),
             new Entry("deadline", "", "whole seconds after its run time an occurrence not admitted expires, or `off` (unset: the policy's `expire-after`)", "next watchdog pass"));
+
+    /** A calendar's fields, {@code dispatch.calendar.<name>.<field>} (ADR 0053): applied at the next schedule watchdog pass. */
+    public static final List<Entry> CALENDAR = List.of(
+            new Entry("zone", "UTC", "an IANA region id its dates and times are read in", "next watchdog pass"),
+            new Entry("dates", "", "whole days excluded once, comma-separated: `2027-03-29, 2027-05-06`", "next watchdog pass"),
+            new Entry("yearly", "", "whole days excluded every year: `01-01, 05-01, 12-25`", "next watchdog pass"),
+            new Entry("days", "", "weekdays excluded whole: `SATURDAY, SUNDAY` (or `sat, sun`)", "next watchdog pass"),
+            new Entry("windows", "", "weekly windows excluded, each within a day: `MONDAY 22:00-24:00, FRIDAY 12:00-13:00`", "next watchdog pass"));
 
     private SettingsReference() {
     }
@@ -159,6 +169,8 @@ public final class SettingsReference {
                 "knob", POLICY, false);
         section(b, "Schedules", "`dispatch.schedule.<name>.<field>`: a schedule declared in `standalone.xml`, or fields over a code "
                 + "declaration's.", "field", SCHEDULE, true);
+        section(b, "Calendars", "`dispatch.calendar.<name>.<field>` (ADR 0053): a calendar of excluded times declared in `standalone.xml`, "
+                + "or fields over a code declaration's; a schedule names it with `calendar`.", "field", CALENDAR, true);
         section(b, "Webhooks", "`dispatch.webhook.<name>.<field>` (ADR 0041), read within a second.", "field", WEBHOOK, true);
         section(b, "Named limits", "`dispatch.limit.<name>.<setting>` (ADR 0049): a limit declared in `standalone.xml`, or values over a "
                 + "code declaration's; a policy references limits with `limits`.", "setting", LIMIT, true);

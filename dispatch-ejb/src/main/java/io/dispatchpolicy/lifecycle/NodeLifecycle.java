@@ -125,6 +125,9 @@ public class NodeLifecycle {
     ScheduleRegistry schedules;
 
     @Inject
+    io.dispatchpolicy.schedule.CalendarRegistry calendars;
+
+    @Inject
     LocalRunners runners;
 
     @Inject
@@ -179,6 +182,7 @@ public class NodeLifecycle {
         repositoryCheck.verify();
         repositoryIndexes.ensure();
         policies.validateSettings();
+        calendars.validateSettings();
         schedules.validateSettings();
         webhooks.validate();
         settingNames.check(); // wrong names are reported, never fatal (ADR 0023)

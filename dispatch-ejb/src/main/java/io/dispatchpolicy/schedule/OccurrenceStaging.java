@@ -43,6 +43,9 @@ public class OccurrenceStaging {
     @Inject
     OccurrenceRepository occurrences;
 
+    @Inject
+    ScheduleGrids grids;
+
     /**
      * Where and how the schedule's occurrences are staged now.
      *
@@ -68,6 +71,7 @@ public class OccurrenceStaging {
      * declaration error naming the schedule (for deployment and the console's form).
      */
     public OccurrenceRepository.Placement checked(ScheduleDefinition d) {
+        grids.check(d, java.time.Instant.now());
         try {
             return placement(d);
         } catch (io.dispatchpolicy.api.SubmissionRejectedException e) {

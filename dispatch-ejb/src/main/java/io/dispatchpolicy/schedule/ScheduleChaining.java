@@ -42,6 +42,9 @@ public class ScheduleChaining {
     @Inject
     io.dispatchpolicy.partition.PartitionRepository partitions;
 
+    @Inject
+    ScheduleGrids grids;
+
     /**
      * @param jobs     the jobs the admission took
      * @param admitted their executions, in the same order
@@ -107,7 +110,7 @@ public class ScheduleChaining {
         if (s.isEmpty() || s.get().version() != seen.get().version() || !s.get().enabled()) {
             return new AfterEnd(null, "schedule changed meanwhile: the watchdog stages its next run");
         }
-        Instant runAt = schedules.now().plus(s.get().definition().delay());
+        Instant runAt = grids.fixedDelayRun(s.get().definition(), schedules.now().plus(s.get().definition().delay()));
         Optional<Long> staged = staging.stage(s.get(), OccurrenceStaging.GRID, runAt, 0, p);
         LOG.fine(() -> "Schedule '" + s.get().name() + "': run " + submissionId + " ended; the next is due at " + runAt);
         return staged.map(id -> new AfterEnd(id, "next run due at " + runAt))
@@ -204,7 +207,7 @@ public class ScheduleChaining {
         Optional<StoredSchedule> s = current(o);
         // a fixed-delay schedule has no grid to fall behind: its run is late only by the gates that held it
         if (s.isEmpty() || s.get().definition().isFixedDelay() || s.get().definition().catchUp()
-                || s.get().definition().grid().firstAfter(o.runAt()).isAfter(now)) {
+                || grids.of(s.get().definition()).firstAfter(o.runAt()).isAfter(now)) {
             return false;
         }
         occurrences.end(job.submissionId(), ScheduleTransactions.SKIPPED, "missed");
@@ -246,10 +249,11 @@ public class ScheduleChaining {
         }
         if (s.definition().isFixedDelay()) {
             // an expired fixed-delay run ended without running: the next is due a delay after that end, now
-            staging.stage(s, OccurrenceStaging.GRID, now.plus(s.definition().delay()), 0, p);
+            staging.stage(s, OccurrenceStaging.GRID, grids.fixedDelayRun(s.definition(), now.plus(s.definition().delay())), 0, p);
             return;
         }
-        NextOccurrence next = Chain.next(s.definition(), previous.runAt(), now, previous.overdueSeq(),
+        NextOccurrence next = Chain.next(grids.of(s.definition()), previous.runAt(), s.definition().catchUp(), now,
+                previous.overdueSeq(),
                 p.deadlineMillis() == null ? null : java.time.Duration.ofMillis(p.deadlineMillis()));
         next.cut().ifPresent(cut -> {
             if (cut.why() == NextOccurrence.Cut.Why.PAST_DEADLINE) {

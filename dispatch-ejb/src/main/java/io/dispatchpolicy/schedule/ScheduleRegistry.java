@@ -37,7 +37,7 @@ import java.util.TreeMap;
 public class ScheduleRegistry {
 
     public static final List<String> FIELDS = List.of("job", "anchor", "interval", "unit", "cron", "zone", "priority", "lane",
-            "enabled", "catch-up", "run-as", "deadline", "delay");
+            "enabled", "catch-up", "run-as", "deadline", "delay", "calendar", "excluded");
 
     @Inject
     @Any
@@ -95,18 +95,9 @@ public class ScheduleRegistry {
 
     /** {@code dispatch.schedule.<name>.<field>} values, grouped by schedule name. */
     private Map<String, Map<String, String>> properties() {
-        Map<String, Map<String, String>> byName = new TreeMap<>();
-        for (String property : settings.propertyNames(DispatchSettings.SCHEDULE_PREFIX)) {
-            String rest = property.substring(DispatchSettings.SCHEDULE_PREFIX.length());
-            int dot = rest.indexOf('.');
-            String field = dot < 0 ? "" : rest.substring(dot + 1);
-            if (dot <= 0 || !(FIELDS.contains(field) || field.startsWith("param.") && field.length() > 6)) {
-                throw new InvalidSettingException(property, settings.raw(property).orElse(""),
-                        "dispatch.schedule.<name>.<field> with a field among " + FIELDS + " or param.<key>");
-            }
-            byName.computeIfAbsent(rest.substring(0, dot), k -> new HashMap<>()).put(field, settings.raw(property).orElse(""));
-        }
-        return byName;
+        return settings.byName(DispatchSettings.SCHEDULE_PREFIX,
+                field -> FIELDS.contains(field) || field.startsWith("param.") && field.length() > 6,
+                "dispatch.schedule.<name>.<field> with a field among " + FIELDS + " or param.<key>");
     }
 
     /** The code declaration (or nothing) with the properties' fields put over it. */
@@ -125,6 +116,7 @@ public class ScheduleRegistry {
         Integer interval = p.containsKey("interval") ? integer(name, "interval", p.get("interval")) : base.intervalCount();
         var unit = p.containsKey("unit") ? ScheduleDefinition.parseUnit(name, p.get("unit")) : base.unit();
         java.time.Duration delay = p.containsKey("delay") ? delay(name, p.get("delay")) : base.delay();
+        String calendar = p.containsKey("calendar") ? blankToNull(p.get("calendar")) : base.calendar();
         boolean gridByProperty = p.containsKey("cron") && cron != null || p.containsKey("anchor");
         if (p.containsKey("cron") && cron != null && !p.containsKey("anchor")) {
             // switching a declaration to cron by property: its anchor fields no longer apply
@@ -149,7 +141,9 @@ public class ScheduleRegistry {
                 p.containsKey("catch-up") ? bool(name, "catch-up", p.get("catch-up")) : base.catchUp(),
                 p.containsKey("enabled") ? bool(name, "enabled", p.get("enabled")) : base.enabled(),
                 p.containsKey("run-as") ? blankToNull(p.get("run-as")) : base.runAs(),
-                p.containsKey("deadline") ? deadline(name, p.get("deadline")) : base.deadline(), delay);
+                p.containsKey("deadline") ? deadline(name, p.get("deadline")) : base.deadline(), delay,
+                calendar, p.containsKey("excluded") ? io.dispatchpolicy.spi.Excluded.parse(name, p.get("excluded"))
+                        : calendar == null ? null : base.excluded());
     }
 
     /** Whole seconds after each run's end (fixed-delay mode); blank: none (the schedule runs on its grid). */

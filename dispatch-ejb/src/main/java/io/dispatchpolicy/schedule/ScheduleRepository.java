@@ -29,7 +29,7 @@ public class ScheduleRepository {
 
     private static final String COLUMNS = """
             id, name, source, job_name, job_parameters::text, anchor, interval_count, interval_unit, cron, zone, priority, lane,
-            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as, deadline_ms, delay_ms
+            catch_up, enabled, version, declared_hash, catch_up_cut_from, catch_up_cut_to, run_as, deadline_ms, delay_ms, calendar, excluded
             """;
 
     private static final Sql SELECT = Sql.template("SELECT {{columns}} FROM dispatch.schedules {{which}}").with("columns", COLUMNS);
@@ -50,9 +50,10 @@ public class ScheduleRepository {
     // The definition's columns, as INSERT and UPDATE bind them (definition(...)).
     private static final Sql INSERT = Sql.of("""
             INSERT INTO dispatch.schedules (name, source, job_name, job_parameters, anchor, interval_count, interval_unit, cron, zone,
-                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as, deadline_ms, delay_ms)
+                                            priority, lane, catch_up, enabled, declared_hash, updated_by, run_as, deadline_ms, delay_ms,
+                                            calendar, excluded)
             VALUES (:name, :source, :jobName, :parameters::jsonb, :anchor, :interval, :unit, :cron, :zone, :priority, :lane,
-                    :catchUp, :enabled, :declaredHash, :user, :runAs, :deadlineMs, :delayMs)
+                    :catchUp, :enabled, :declaredHash, :user, :runAs, :deadlineMs, :delayMs, :calendar, :excluded)
             ON CONFLICT (name) DO NOTHING
             RETURNING id
             """);
@@ -62,7 +63,7 @@ public class ScheduleRepository {
                SET job_name = :jobName, job_parameters = :parameters::jsonb, anchor = :anchor, interval_count = :interval,
                    interval_unit = :unit, cron = :cron, zone = :zone, priority = :priority, lane = :lane, catch_up = :catchUp,
                    enabled = :enabled, declared_hash = :declaredHash, updated_by = :user, run_as = :runAs, deadline_ms = :deadlineMs,
-                   delay_ms = :delayMs,
+                   delay_ms = :delayMs, calendar = :calendar, excluded = :excluded,
                    version = version + CASE WHEN :newVersion THEN 1 ELSE 0 END, updated_at = clock_timestamp()
              WHERE id = :id
             """);
@@ -189,7 +190,8 @@ public class ScheduleRepository {
                 .text("zone", d.zone().getId()).integer("priority", d.priority()).text("lane", d.lane())
                 .bool("catchUp", d.catchUp()).bool("enabled", d.enabled()).text("declaredHash", declaredHash).text("user", user)
                 .text("runAs", d.runAs()).bigint("deadlineMs", d.deadline() == null ? null : d.deadline().toMillis())
-                .bigint("delayMs", d.delay() == null ? null : d.delay().toMillis());
+                .bigint("delayMs", d.delay() == null ? null : d.delay().toMillis()).text("calendar", d.calendar())
+                .text("excluded", d.excluded() == null ? null : d.excluded().label());
     }
 
     private static StoredSchedule row(ResultSet rs) throws SQLException {
@@ -199,7 +201,8 @@ public class ScheduleRepository {
                 unit == null ? null : ScheduleUnit.valueOf(unit.toUpperCase(Locale.ROOT)), rs.getString(9), ZoneId.of(rs.getString(10)),
                 (Integer) rs.getObject(11), rs.getString(12), rs.getBoolean(13), rs.getBoolean(14), rs.getString(19),
                 rs.getObject(20) == null ? null : java.time.Duration.ofMillis(rs.getLong(20)),
-                rs.getObject(21) == null ? null : java.time.Duration.ofMillis(rs.getLong(21)));
+                rs.getObject(21) == null ? null : java.time.Duration.ofMillis(rs.getLong(21)), rs.getString(22),
+                rs.getString(23) == null ? null : io.dispatchpolicy.spi.Excluded.parse(rs.getString(2), rs.getString(23)));
         return new StoredSchedule(rs.getLong(1), rs.getString(3), rs.getInt(15), d, rs.getString(16),
                 Jdbc.instant(rs.getTimestamp(17)), Jdbc.instant(rs.getTimestamp(18)));
     }

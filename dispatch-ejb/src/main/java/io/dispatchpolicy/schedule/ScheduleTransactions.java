@@ -52,6 +52,66 @@ public class ScheduleTransactions {
     @Inject
     TickSignal signal;
 
+    @Inject
+    ScheduleGrids grids;
+
+    @Inject
+    CalendarRepository calendars;
+
+    /**
+     * Writes a calendar, new or changed (ADR 0053), unless a schedule naming it would have no run time left under it.
+     * The caller restages the futures of the schedules naming it ({@link #restage}), each in its own transaction, once
+     * this one is committed.
+     *
+     * @return the ids of the schedules naming it; empty for a new calendar
+     * @throws ScheduleActionRefused when the name is another source's, or a schedule would never run
+     */
+    public List<Long> putCalendar(io.dispatchpolicy.domain.schedule.ExclusionCalendar c, String source, String hash, String user) {
+        calendars.lock(c.name());
+        List<Long> users = calendars.usedBy(c.name());
+        Instant now = schedules.now();
+        List<String> never = new java.util.ArrayList<>();
+        for (long id : users) {
+            schedules.byId(id).filter(s -> !ScheduleGrids.runsUnder(s.definition(), c, now)).ifPresent(s -> never.add(s.name()));
+        }
+        if (!never.isEmpty()) {
+            throw new ScheduleActionRefused("Calendar '" + c.name() + "' would exclude every run time for ten years of schedule(s) "
+                    + String.join(", ", never) + ": nothing of theirs would ever run");
+        }
+        if (!calendars.put(c, source, hash, user)) {
+            String other = calendars.named(c.name()).map(io.dispatchpolicy.domain.schedule.StoredCalendar::source).orElse("?");
+            throw new ScheduleActionRefused("A calendar named '" + c.name() + "' exists already, "
+                    + (io.dispatchpolicy.domain.schedule.StoredSchedule.CONSOLE.equals(other) ? "created in the console"
+                    : "declared in " + (io.dispatchpolicy.domain.schedule.StoredSchedule.CODE.equals(other) ? "code" : "standalone.xml")));
+        }
+        return users;
+    }
+
+    /** Deletes a calendar no schedule names. @throws ScheduleActionRefused naming the schedules that name it */
+    public void deleteCalendar(String name) {
+        calendars.lock(name).orElseThrow(() -> new ScheduleActionRefused("No calendar named '" + name + "'"));
+        List<String> users = calendars.usedByNames(name);
+        if (!users.isEmpty() || !calendars.delete(name)) {
+            throw new ScheduleActionRefused("Calendar '" + name + "' is named by schedule(s) " + String.join(", ", users)
+                    + ": change them first");
+        }
+    }
+
+    /**
+     * The schedule's calendar changed (ADR 0053): its live future, planned under the old calendar, is superseded and the
+     * first run time the new one allows is staged (after the last run of this version, as an edit would).
+     *
+     * @return whether a future was staged
+     */
+    public boolean restage(long id, String reason) {
+        Held h = hold(id, true, (s, live) -> s.enabled()).orRefuse();
+        endFuture(h, SUPERSEDED, reason);
+        if (!h.schedule().enabled() || occurrences.running(id).isPresent()) {
+            return false;
+        }
+        return stageFirst(h, null);
+    }
+
     /** A new schedule. @return its id; empty when the name is taken */
     public Optional<Long> insert(ScheduleDefinition d, String source, String declaredHash, String user) {
         return schedules.insert(d, source, declaredHash, user);
@@ -159,13 +219,13 @@ public class ScheduleTransactions {
         if (s.definition().isFixedDelay()) {
             Instant from = after != null ? (after.isAfter(now) ? after : now).plus(s.definition().delay())
                     : occurrences.lastEnd(s.id()).map(end -> end.plus(s.definition().delay())).filter(now::isBefore).orElse(now);
-            return staging.stage(s, OccurrenceStaging.GRID, from, 0, h.placement()).isPresent();
+            return staging.stage(s, OccurrenceStaging.GRID, grids.fixedDelayRun(s.definition(), from), 0, h.placement()).isPresent();
         }
         Instant last = occurrences.lastGridRun(s.id(), s.version()).orElse(null);
         if (after != null && (last == null || after.isAfter(last))) {
             last = after;
         }
-        Instant runAt = Chain.first(s.definition().grid(), last, now).runAt();
+        Instant runAt = Chain.first(grids.of(s.definition()), last, now).runAt();
         return staging.stage(s, OccurrenceStaging.GRID, runAt, 0, h.placement()).isPresent();
     }
 

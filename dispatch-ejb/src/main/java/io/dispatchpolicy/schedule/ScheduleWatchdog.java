@@ -32,13 +32,19 @@ public class ScheduleWatchdog {
     @Inject
     WatchdogPass pass;
 
+    @Inject
+    CalendarRegistry calendars;
+
     /** The last declaration problem logged: logged again only when it changes. */
     private volatile String lastProblem;
 
     /** @return schedules changed or repaired; -1 when another node (or thread) held the pass, which then did it */
     public int pass() {
         Map<String, ScheduleRegistry.Declared> declared;
+        Map<String, CalendarRegistry.Declared> declaredCalendars;
         try {
+            // calendars first: a schedule declaration may name one
+            declaredCalendars = calendars.declared();
             declared = registry.declared();
             lastProblem = null;
         } catch (RuntimeException e) {
@@ -49,8 +55,9 @@ public class ScheduleWatchdog {
                 LOG.warning(() -> problem + "; the schedules keep their last valid definitions until this is fixed");
             }
             declared = null;
+            declaredCalendars = null;
         }
-        int changed = declared == null ? 0 : pass.sync(declared);
+        int changed = declared == null ? 0 : pass.sync(declaredCalendars, declared);
         if (changed < 0) {
             return -1;
         }

@@ -1,5 +1,6 @@
 package io.dispatchpolicy.schedule;
 
+import io.dispatchpolicy.domain.schedule.StoredCalendar;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -9,6 +10,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.logging.Level;
@@ -36,16 +38,22 @@ public class WatchdogPass {
     @Inject
     ScheduleTransactions tx;
 
+    @Inject
+    CalendarRepository storedCalendars;
+
     /**
      * Applies the declarations: new ones are inserted, changed ones replace the stored definition (and
      * its enabled flag), vanished ones are disabled and kept. A declaration that did not change leaves
      * what operators did (enable, disable) alone. @return schedules changed; -1 when another node holds the lock
      */
-    public int sync(Map<String, ScheduleRegistry.Declared> declared) {
+    public int sync(Map<String, CalendarRegistry.Declared> calendars, Map<String, ScheduleRegistry.Declared> declared) {
         if (!schedules.tryWatchdogLock()) {
             return -1;
         }
         int changed = 0;
+        for (CalendarRegistry.Declared c : calendars.values()) {
+            changed += apply(c);
+        }
         for (ScheduleRegistry.Declared d : declared.values()) {
             changed += apply(d);
         }
@@ -73,6 +81,37 @@ public class WatchdogPass {
             }
         }
         return staged;
+    }
+
+    /**
+     * A calendar declaration, new or changed, written; then the futures of the schedules naming it restaged under it. A
+     * change that would leave one of them without a run time is not applied (WARNING; the calendar keeps its last
+     * valid definition). A calendar no longer declared stays, for the schedules that may name it.
+     */
+    private int apply(CalendarRegistry.Declared d) {
+        String name = d.calendar().name();
+        StoredCalendar stored = storedCalendars.named(name).orElse(null);
+        if (stored != null && stored.created()) {
+            LOG.warning(() -> "Calendar '" + name + "' is declared in " + d.source() + " and was also created in the console: "
+                    + "that one is kept; rename one of them");
+            return 0;
+        }
+        if (stored != null && Objects.equals(stored.declaredHash(), d.hash())) {
+            return 0;
+        }
+        List<Long> users;
+        try {
+            users = tx.putCalendar(d.calendar(), d.source(), d.hash(), DECLARATION);
+        } catch (ScheduleActionRefused e) {
+            LOG.warning(() -> e.getMessage() + "; its declaration is not applied, the calendar keeps its last valid definition");
+            return 0;
+        }
+        LOG.info(() -> "Calendar '" + name + "': " + (stored == null ? "declared" : "its declaration changed; applied, and the "
+                + users.size() + " schedule(s) naming it restaged"));
+        for (long id : users) {
+            attempt("id " + id, () -> tx.restage(id, "calendar changed"));
+        }
+        return 1;
     }
 
     private int apply(ScheduleRegistry.Declared d) {

@@ -54,6 +54,8 @@ public final class Schedule {
     private final String runAs;
     private final java.time.Duration deadline;
     private final java.time.Duration delay;
+    private final String calendar;
+    private final Excluded excluded;
 
     private Schedule(Builder b, Instant anchor, ZoneId zone, String cron) {
         this.name = b.name;
@@ -72,6 +74,8 @@ public final class Schedule {
         this.runAs = b.runAs == null || b.runAs.isBlank() ? null : b.runAs.strip();
         this.deadline = b.deadline;
         this.delay = b.delay;
+        this.calendar = b.calendar == null || b.calendar.isBlank() ? null : b.calendar.strip();
+        this.excluded = this.calendar == null ? b.excluded : b.excluded == null ? Excluded.SKIP : b.excluded;
     }
 
     public static Builder named(String name) {
@@ -146,6 +150,16 @@ public final class Schedule {
         return Optional.ofNullable(deadline);
     }
 
+    /** The calendar whose excluded times this schedule does not run at ({@link Builder#excluding}). */
+    public Optional<String> calendar() {
+        return Optional.ofNullable(calendar);
+    }
+
+    /** What becomes of an excluded run time: skipped or moved; present with a calendar. */
+    public Optional<Excluded> excluded() {
+        return Optional.ofNullable(excluded);
+    }
+
     /** Fixed-delay mode ({@link Builder#afterEnd}): how long after a run's end the next one is due. */
     public Optional<java.time.Duration> delay() {
         return Optional.ofNullable(delay);
@@ -158,13 +172,14 @@ public final class Schedule {
                 && Objects.equals(interval, other.interval) && unit == other.unit && Objects.equals(cron, other.cron)
                 && zone.equals(other.zone) && Objects.equals(priority, other.priority) && Objects.equals(lane, other.lane)
                 && catchUp == other.catchUp && enabled == other.enabled && Objects.equals(runAs, other.runAs)
-                && Objects.equals(deadline, other.deadline) && Objects.equals(delay, other.delay);
+                && Objects.equals(deadline, other.deadline) && Objects.equals(delay, other.delay)
+                && Objects.equals(calendar, other.calendar) && excluded == other.excluded;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(name, jobName, parameters, anchor, interval, unit, cron, zone, priority, lane, catchUp, enabled, runAs,
-                deadline, delay);
+                deadline, delay, calendar, excluded);
     }
 
     @Override
@@ -205,6 +220,8 @@ public final class Schedule {
         private String runAs;
         private java.time.Duration deadline;
         private java.time.Duration delay;
+        private String calendar;
+        private Excluded excluded;
 
         private Builder(String name) {
             this.name = name;
@@ -267,6 +284,22 @@ public final class Schedule {
          */
         public Builder afterEnd(java.time.Duration delay) {
             this.delay = Objects.requireNonNull(delay, "delay");
+            return this;
+        }
+
+        /**
+         * Does not run at the times the named {@link Calendar} excludes: each such run time is skipped (the next allowed
+         * one of the grid runs). The calendar must be declared (in code, standalone.xml or the console) when the schedule
+         * is; one that excludes every run time for ten years is refused.
+         */
+        public Builder excluding(String calendar) {
+            return excluding(calendar, Excluded.SKIP);
+        }
+
+        /** As {@link #excluding(String)}, with an excluded run time skipped or moved to the first allowed time after it. */
+        public Builder excluding(String calendar, Excluded excluded) {
+            this.calendar = Objects.requireNonNull(calendar, "calendar");
+            this.excluded = Objects.requireNonNull(excluded, "excluded");
             return this;
         }
 

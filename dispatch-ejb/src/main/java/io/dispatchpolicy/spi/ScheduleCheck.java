@@ -32,4 +32,7 @@ public interface ScheduleCheck {
 
     /** @throws ScheduleDeclarationException naming the schedule and the field that is wrong */
     void check(Schedule schedule);
+
+    /** @throws ScheduleDeclarationException naming the calendar and what is wrong */
+    void check(Calendar calendar);
 }

@@ -14,7 +14,7 @@ public class ScheduleDeclarationException extends RuntimeException {
 
     /** The declaration's fields as the messages name them first (the standalone.xml knob names). */
     private static final java.util.Set<String> FIELDS = java.util.Set.of("name", "job", "param", "parameters", "anchor", "interval",
-            "unit", "cron", "zone", "priority", "lane", "catch-up", "enabled", "run-as", "deadline", "delay");
+            "unit", "cron", "zone", "priority", "lane", "catch-up", "enabled", "run-as", "deadline", "delay", "calendar", "excluded");
     private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile("^Schedule '[^']*': ([a-z-]+)");
 
     public ScheduleDeclarationException(String message) {

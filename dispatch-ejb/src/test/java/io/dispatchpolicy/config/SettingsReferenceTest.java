@@ -43,6 +43,7 @@ class SettingsReferenceTest {
         fields.add("param.<key>");
         assertThat(names(SettingsReference.SCHEDULE)).isEqualTo(new TreeSet<>(fields));
         assertThat(names(SettingsReference.WEBHOOK)).isEqualTo(new TreeSet<>(Webhooks.FIELDS));
+        assertThat(names(SettingsReference.CALENDAR)).isEqualTo(new TreeSet<>(io.dispatchpolicy.domain.schedule.ExclusionCalendar.FIELDS));
         assertThat(names(SettingsReference.LIMIT)).isEqualTo(new TreeSet<>(io.dispatchpolicy.policy.LimitRegistry.SETTINGS));
     }
 
@@ -51,9 +52,10 @@ class SettingsReferenceTest {
         String page = SettingsReference.asciidoc();
         assertThat(page).startsWith("= Settings reference\n");
         assertThat(page.lines().filter(l -> l.startsWith("== "))).containsExactly("== Server", "== Engine", "== Policy knobs",
-                "== Schedules", "== Webhooks", "== Named limits");
+                "== Schedules", "== Calendars", "== Webhooks", "== Named limits");
         int entries = SettingsReference.SERVER.size() + SettingsReference.ENGINE.size() + SettingsReference.POLICY.size()
-                + SettingsReference.SCHEDULE.size() + SettingsReference.WEBHOOK.size() + SettingsReference.LIMIT.size();
+                + SettingsReference.SCHEDULE.size() + SettingsReference.CALENDAR.size() + SettingsReference.WEBHOOK.size()
+                + SettingsReference.LIMIT.size();
         assertThat(page.lines().filter(l -> l.startsWith("|`"))).hasSize(entries);
         assertThat(page).contains("|`dispatch.tick-workers` |4 |");
     }

@@ -37,7 +37,10 @@ public enum OperatorAction {
     SCHEDULE_DELETE(ConsoleRole.ADMIN, "schedule", "delete schedules", null),
     SCHEDULE_ENABLE(ConsoleRole.ADMIN, "schedule", "enable schedules", null),
     SCHEDULE_DISABLE(ConsoleRole.ADMIN, "schedule", "disable schedules", null),
-    SCHEDULE_SKIP(ConsoleRole.ADMIN, "schedule", "skip schedule runs", null);
+    SCHEDULE_SKIP(ConsoleRole.ADMIN, "schedule", "skip schedule runs", null),
+    /** A calendar of excluded times created or changed in the console (ADR 0053); the target is its name. */
+    CALENDAR_SAVE(ConsoleRole.ADMIN, "calendar", "change calendars", null),
+    CALENDAR_DELETE(ConsoleRole.ADMIN, "calendar", "delete calendars", null);
 
     private final ConsoleRole role;
     private final String targetKind;

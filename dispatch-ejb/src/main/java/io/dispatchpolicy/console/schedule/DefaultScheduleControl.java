@@ -58,6 +58,53 @@ public class DefaultScheduleControl implements ScheduleControl {
     @Inject
     io.dispatchpolicy.schedule.ScheduleRegistry registry;
 
+    @Inject
+    io.dispatchpolicy.schedule.ScheduleGrids grids;
+
+    @Inject
+    io.dispatchpolicy.schedule.CalendarRepository calendars;
+
+    @Override
+    public List<CalendarSummary> calendars() {
+        List<CalendarSummary> all = new ArrayList<>();
+        for (io.dispatchpolicy.domain.schedule.StoredCalendar c : calendars.all()) {
+            all.add(new CalendarSummary(c.name(), c.source(), c.calendar().text(), calendars.usedByNames(c.name())));
+        }
+        return all;
+    }
+
+    @Override
+    public void saveCalendar(String name, java.util.Map<String, String> fields, Actor actor) {
+        audited.act(actor, OperatorAction.CALENDAR_SAVE, String.valueOf(name),
+                () -> calendars.named(name).map(c -> String.valueOf(c.calendar().text())).orElse(null), () -> {
+            io.dispatchpolicy.domain.schedule.ExclusionCalendar c = io.dispatchpolicy.domain.schedule.ExclusionCalendar.parse(name, fields);
+            calendars.named(name).filter(stored -> !stored.created()).ifPresent(stored -> {
+                throw new ScheduleActionRefused("Calendar '" + name + "' is declared in "
+                        + (StoredSchedule.CODE.equals(stored.source()) ? "code (a CDI producer of io.dispatchpolicy.spi.Calendar)"
+                        : "standalone.xml (dispatch.calendar." + name + ".*)") + ": it is changed there, not in the console");
+            });
+            List<Long> users = tx.putCalendar(c, StoredSchedule.CONSOLE, null, actor.name());
+            LOG.info(() -> "Calendar '" + name + "' saved by " + actor.name() + "; " + users.size() + " schedule(s) naming it restaged");
+            for (long id : users) {
+                tx.restage(id, "calendar changed");
+            }
+            return c.text();
+        }, String::valueOf);
+    }
+
+    @Override
+    public void deleteCalendar(String name, Actor actor) {
+        audited.act(actor, OperatorAction.CALENDAR_DELETE, String.valueOf(name), () -> {
+            io.dispatchpolicy.domain.schedule.StoredCalendar c = calendars.named(name)
+                    .orElseThrow(() -> new ScheduleActionRefused("No calendar named '" + name + "'"));
+            if (!c.created()) {
+                throw new ScheduleActionRefused("Calendar '" + name + "' is declared in " + c.source() + ": it is removed there");
+            }
+            tx.deleteCalendar(name);
+            return "deleted";
+        }, done -> done);
+    }
+
     @Override
     public Optional<String> declarationProblem() {
         try {
@@ -210,7 +257,7 @@ public class DefaultScheduleControl implements ScheduleControl {
             // no grid: only its staged future is known (the one after it is counted from an end yet to come)
             return occurrences.live(s.id()).map(LiveOccurrence::runAt).filter(after::isBefore).stream().limit(n).toList();
         }
-        return s.definition().grid().nextRunTimes(after, n);
+        return grids.of(s.definition()).nextRunTimes(after, n);
     }
 
     @Override
@@ -226,7 +273,7 @@ public class DefaultScheduleControl implements ScheduleControl {
             next = occurrences.live(s.id()).map(l -> List.of(l.runAt())).orElse(List.of());
         } else if (d.enabled()) {
             Optional<LiveOccurrence> live = occurrences.live(s.id());
-            Grid grid = d.grid();
+            Grid grid = grids.of(d);
             next = live.map(l -> {
                 List<Instant> times = new ArrayList<>();
                 times.add(l.runAt());
@@ -241,14 +288,18 @@ public class DefaultScheduleControl implements ScheduleControl {
     /** The grid in words. */
     static String when(ScheduleDefinition d) {
         if (d.isCron()) {
-            return "cron " + d.cron();
+            return "cron " + d.cron() + less(d);
         }
         if (d.isFixedDelay()) {
-            return d.delay().toSeconds() + " s after each run ended";
+            return d.delay().toSeconds() + " s after each run ended" + less(d);
         }
         String unit = d.unit().name().toLowerCase(java.util.Locale.ROOT);
         return "every " + d.intervalCount() + " " + (d.intervalCount() == 1 ? unit.substring(0, unit.length() - 1) : unit)
-                + " from " + d.anchor();
+                + " from " + d.anchor() + less(d);
+    }
+
+    private static String less(ScheduleDefinition d) {
+        return d.calendar() == null ? "" : ", less calendar " + d.calendar() + " (" + d.excluded().label() + ")";
     }
 
     private StoredSchedule existing(String name) {

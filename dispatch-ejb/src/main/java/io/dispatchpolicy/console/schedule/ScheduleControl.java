@@ -78,4 +78,17 @@ public interface ScheduleControl {
 
     /** The next {@code n} run times of the schedule's grid strictly after {@code after}. */
     List<Instant> nextRunTimes(String name, Instant after, int n);
+
+    /** Every calendar of excluded times (ADR 0053), by name: declared in code or standalone.xml, or created in the console. */
+    List<CalendarSummary> calendars();
+
+    /**
+     * Creates or changes a console calendar from its text fields ({@code zone}, {@code dates}, {@code yearly}, {@code days},
+     * {@code windows}); the futures of the schedules naming it are restaged under it. Refused for a calendar declared in
+     * code or standalone.xml, a field that does not parse, or a change that leaves a schedule naming it no run time.
+     */
+    void saveCalendar(String name, java.util.Map<String, String> fields, Actor actor);
+
+    /** Deletes a console calendar no schedule names. */
+    void deleteCalendar(String name, Actor actor);
 }

@@ -33,4 +33,9 @@ public final class DeclaredSchedules implements ScheduleCheck {
     public void check(Schedule schedule) {
         ScheduleDefinition.of(schedule).validate();
     }
+
+    @Override
+    public void check(io.dispatchpolicy.spi.Calendar calendar) {
+        ExclusionCalendar.of(calendar);
+    }
 }

@@ -49,11 +49,14 @@ import java.util.regex.Pattern;
  *                      {@code expireAfter}, counted from the run time, else none
  * @param delay         fixed-delay mode: each run is due this long after the previous one ended for good (after its
  *                      retries), never two live at once; 1 second to {@link #MAX_DELAY}
+ * @param calendar      the name of a calendar whose excluded times the schedule does not run at (ADR 0053); null: none
+ * @param excluded      what an excluded run time becomes: skipped (the default with a calendar) or moved
  */
 public record ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
                                  Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
                                  Integer priority, String lane, boolean catchUp, boolean enabled, String runAs,
-                                 java.time.Duration deadline, java.time.Duration delay) implements java.io.Serializable {
+                                 java.time.Duration deadline, java.time.Duration delay, String calendar,
+                                 io.dispatchpolicy.spi.Excluded excluded) implements java.io.Serializable {
 
     /** The longest fixed delay between a run's end and the next run. */
     public static final java.time.Duration MAX_DELAY = java.time.Duration.ofDays(366);
@@ -103,7 +106,10 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         // the future's staged row carries its deadline (expires_at), so changing it must replace the future
         DEADLINE("deadline", true, d -> d.deadline() == null ? null : d.deadline().toSeconds()),
         // the timing of a fixed-delay schedule (its future's due time is counted from it)
-        DELAY("delay", true, d -> d.delay() == null ? null : d.delay().toSeconds());
+        DELAY("delay", true, d -> d.delay() == null ? null : d.delay().toSeconds()),
+        // the calendar changes which run times exist (its own changes restage the futures of the schedules naming it)
+        CALENDAR("calendar", true, ScheduleDefinition::calendar),
+        EXCLUDED("excluded", true, d -> d.excluded() == null ? null : d.excluded().label());
 
         private final String key;
         private final boolean occurrence;
@@ -142,6 +148,17 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         lane = lane == null || lane.isBlank() ? null : lane.strip();
         zone = zone == null || ZoneOffset.UTC.equals(zone) ? UTC : zone;
         runAs = runAs == null || runAs.isBlank() ? null : runAs.strip();
+        calendar = calendar == null || calendar.isBlank() ? null : calendar.strip();
+        excluded = calendar != null && excluded == null ? io.dispatchpolicy.spi.Excluded.SKIP : excluded;
+    }
+
+    /** A definition without a calendar. */
+    public ScheduleDefinition(String name, String jobName, Map<String, String> parameters, Instant anchor,
+                              Integer intervalCount, ScheduleUnit unit, String cron, ZoneId zone,
+                              Integer priority, String lane, boolean catchUp, boolean enabled, String runAs,
+                              java.time.Duration deadline, java.time.Duration delay) {
+        this(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled, runAs, deadline,
+                delay, null, null);
     }
 
     /** A definition that names no identity: its occurrences run as nobody in particular. */
@@ -170,19 +187,25 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
     /** This definition run as {@code user} (a console-created schedule runs as whoever created it). */
     public ScheduleDefinition runningAs(String user) {
         return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
-                enabled, user, deadline, delay);
+                enabled, user, deadline, delay, calendar, excluded);
     }
 
     /** This definition with {@code deadline} for its occurrences (null: none of its own). */
     public ScheduleDefinition withDeadline(java.time.Duration deadline) {
         return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp,
-                enabled, runAs, deadline, delay);
+                enabled, runAs, deadline, delay, calendar, excluded);
     }
 
     /** This definition in fixed-delay mode: {@code delay} after each run's end, its grid fields cleared. */
     public ScheduleDefinition afterEnd(java.time.Duration delay) {
         return new ScheduleDefinition(name, jobName, parameters, null, null, null, null, zone, priority, lane, catchUp, enabled, runAs,
-                deadline, delay);
+                deadline, delay, calendar, excluded);
+    }
+
+    /** This definition skipping or moving the run times {@code calendar} excludes (null: none). */
+    public ScheduleDefinition excluding(String calendar, io.dispatchpolicy.spi.Excluded excluded) {
+        return new ScheduleDefinition(name, jobName, parameters, anchor, intervalCount, unit, cron, zone, priority, lane, catchUp, enabled,
+                runAs, deadline, delay, calendar, excluded);
     }
 
     /** A schedule declared in code, as the engine models it (not yet validated). */
@@ -192,7 +215,7 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
                 declared.cron().orElse(null), declared.zone(),
                 declared.priority().isPresent() ? declared.priority().getAsInt() : null, declared.lane().orElse(null),
                 declared.catchUp(), declared.enabled(), declared.runAs().orElse(null), declared.deadline().orElse(null),
-                declared.delay().orElse(null));
+                declared.delay().orElse(null), declared.calendar().orElse(null), declared.excluded().orElse(null));
     }
 
     /** As the application reads it back (DispatchSchedules#list): the declaration this definition is of. */
@@ -217,6 +240,9 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         }
         if (deadline != null) {
             b.deadline(deadline);
+        }
+        if (calendar != null) {
+            b.excluding(calendar, excluded);
         }
         if (!enabled) {
             b.disabled();
@@ -296,6 +322,13 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
         } else {
             validateDelay(at);
         }
+        if (calendar != null && !NAME_PATTERN.matcher(calendar).matches()) {
+            throw new ScheduleDeclarationException(at + "calendar '" + calendar + "' is invalid: " + NAME_RULE);
+        }
+        if (calendar == null && excluded != null) {
+            throw new ScheduleDeclarationException(at + "excluded (" + excluded.label() + ") needs a calendar: "
+                    + "it says what becomes of the run times the calendar excludes");
+        }
         if (lane != null && !NAME_PATTERN.matcher(lane).matches()) {
             throw new ScheduleDeclarationException(at + "lane '" + lane + "' is invalid: " + NAME_RULE);
         }
@@ -371,6 +404,21 @@ public record ScheduleDefinition(String name, String jobName, Map<String, String
             throw new IllegalStateException("Schedule '" + name + "' runs a fixed delay after each end: it has no grid");
         }
         return isCron() ? new CronGrid(cron, zone) : new AnchorGrid(anchor, intervalCount, unit, zone);
+    }
+
+    /**
+     * When this schedule runs, less the times {@code calendar} excludes (skipped or moved as {@link #excluded} says); the
+     * definition's own grid without a calendar. The caller resolves the calendar this definition names.
+     *
+     * @throws IllegalStateException for a fixed-delay schedule
+     */
+    public Grid grid(ExclusionCalendar calendar) {
+        Grid grid = grid();
+        if (this.calendar == null || calendar == null) {
+            return grid;
+        }
+        return new ExcludingGrid(grid, calendar, excluded == io.dispatchpolicy.spi.Excluded.MOVE ? ExcludingGrid.Mode.MOVE
+                : ExcludingGrid.Mode.SKIP);
     }
 
     /**

@@ -39,7 +39,8 @@ import java.util.Set;
  * Recurring schedules for scripts, as the Schedules view and its form offer them. A schedule is the same JSON
  * read and written: {@code name}, {@code job}, {@code parameters}, one of {@code cron}, {@code anchor} (a local
  * date-time in {@code zone}, or an instant) with {@code interval} and {@code unit}, or {@code delay} (seconds after each
- * run ended, ADR 0054), {@code zone}, {@code priority},
+ * run ended, ADR 0054), {@code zone}, {@code calendar} and {@code excluded} ({@code skip} or {@code move}, ADR 0053),
+ * {@code priority},
  * {@code lane}, {@code catchUp}, {@code enabled}, {@code deadline} (seconds). Creating, editing, deleting, enabling,
  * disabling and skipping need dispatch-admin, running now dispatch-operator; each is audited. Only schedules
  * created here or in the console are edited or deleted here (409 for one declared in code or standalone.xml).
@@ -50,7 +51,7 @@ import java.util.Set;
 public class SchedulesResource {
 
     private static final Set<String> FIELDS = Set.of("name", "job", "parameters", "cron", "anchor", "interval", "unit", "zone",
-            "priority", "lane", "catchUp", "enabled", "deadline", "delay");
+            "priority", "lane", "catchUp", "enabled", "deadline", "delay", "calendar", "excluded");
 
     @Inject
     @Engine
@@ -181,6 +182,14 @@ public class SchedulesResource {
         }
         Integer deadline = body.integer("deadline");
         Integer delay = body.integer("delay");
+        io.dispatchpolicy.spi.Excluded excluded = null;
+        if (body.has("excluded")) {
+            try {
+                excluded = io.dispatchpolicy.spi.Excluded.parse(name, body.text("excluded"));
+            } catch (ScheduleDeclarationException e) {
+                throw Problem.badField("excluded", e.getMessage());
+            }
+        }
         Boolean catchUp = body.bool("catchUp");
         Boolean enabled = body.bool("enabled");
         try {
@@ -188,7 +197,7 @@ public class SchedulesResource {
                     body.integer("interval"), unit, body.text("cron"), zone, body.integer("priority"), body.text("lane"),
                     catchUp != null && catchUp, enabled == null || enabled, null,
                     deadline == null ? null : java.time.Duration.ofSeconds(deadline),
-                    delay == null ? null : java.time.Duration.ofSeconds(delay)).validate();
+                    delay == null ? null : java.time.Duration.ofSeconds(delay), body.text("calendar"), excluded).validate();
         } catch (ScheduleDeclarationException e) {
             throw Problem.badField(apiField(e.field()), e.getMessage());
         }
@@ -248,6 +257,9 @@ public class SchedulesResource {
         }
         if (d.deadline() != null) {
             o.add("deadline", d.deadline().toSeconds());
+        }
+        if (d.calendar() != null) {
+            o.add("calendar", d.calendar()).add("excluded", d.excluded().label());
         }
         if (d.runAs() != null) {
             o.add("runAs", d.runAs());

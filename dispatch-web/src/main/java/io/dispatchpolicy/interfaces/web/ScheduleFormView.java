@@ -70,6 +70,9 @@ public class ScheduleFormView implements Serializable {
     private Long deadline;
     // fixed-delay mode (ADR 0054): whole seconds after each run's end
     private Long delay;
+    // a calendar of excluded times (ADR 0053) and what becomes of an excluded run time
+    private String calendar;
+    private String excluded = "skip";
 
     /** Called by the view action: fills the form from the schedule being edited, once. */
     public void load() {
@@ -110,6 +113,8 @@ public class ScheduleFormView implements Serializable {
         catchUp = d.catchUp();
         enabled = d.enabled();
         deadline = d.deadline() == null ? null : d.deadline().toSeconds();
+        calendar = d.calendar();
+        excluded = d.excluded() == null ? "skip" : d.excluded().label();
     }
 
     /** True when the form edits an existing schedule (its name is then read-only). */
@@ -206,7 +211,8 @@ public class ScheduleFormView implements Serializable {
         try {
             return new ScheduleDefinition(scheduleName, trimmed(jobName), params, anchorAt, intervalCount, intervalUnit, cronText,
                     zoneId, priority, trimmed(lane), catchUp, enabled, null,
-                    deadline == null ? null : java.time.Duration.ofSeconds(deadline), after);
+                    deadline == null ? null : java.time.Duration.ofSeconds(deadline), after, trimmed(calendar),
+                    trimmed(calendar) == null ? null : io.dispatchpolicy.spi.Excluded.parse(scheduleName, excluded));
         } catch (ScheduleDeclarationException e) {
             throw new FieldError("parameters", e.getMessage());
         }
@@ -397,6 +403,22 @@ public class ScheduleFormView implements Serializable {
 
     public void setDeadline(Long deadline) {
         this.deadline = deadline;
+    }
+
+    public String getCalendar() {
+        return calendar;
+    }
+
+    public void setCalendar(String calendar) {
+        this.calendar = calendar;
+    }
+
+    public String getExcluded() {
+        return excluded;
+    }
+
+    public void setExcluded(String excluded) {
+        this.excluded = excluded;
     }
 
     public Long getDelay() {
