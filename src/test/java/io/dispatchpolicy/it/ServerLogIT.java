@@ -42,6 +42,33 @@ class ServerLogIT extends SystemTest {
     }
 
     /**
+     * dispatch.cli's filter on WildFly's batch logger (ADR 0010): the two stop reports that are no error (an execution
+     * already not running, WFLYBATCH000015; a deployment's stop losing the race with its own job operator's stop,
+     * WFLYBATCH000023) are WARN lines; any other batch ERROR stays an ERROR.
+     */
+    @Test
+    void wildFlysBenignBatchStopReportsAreWarningsAndOtherBatchErrorsStayErrors() throws Exception {
+        String tag = "log-filter-" + java.util.UUID.randomUUID();
+        java.util.logging.Logger batch = java.util.logging.Logger.getLogger("org.wildfly.extension.batch");
+        batch.severe("WFLYBATCH000023: Failed to stop running jobs on deployment " + tag + ".war.");
+        batch.severe("WFLYBATCH000015: " + tag + " is not running");
+        batch.severe("WFLYBATCH000099: " + tag + " a genuine error");
+        Path log = Path.of(System.getProperty("jboss.server.log.dir"), "server.log");
+        List<String> logged = new java.util.ArrayList<>();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            logged.clear();
+            try (Stream<String> lines = Files.lines(log)) {
+                lines.filter(l -> l.contains(tag)).forEach(logged::add);
+            }
+            return logged.size() == 3;
+        });
+        assertThat(logged.get(0)).contains(" WARN ").contains("WFLYBATCH000023");
+        assertThat(logged.get(1)).contains(" WARN ").contains("WFLYBATCH000015");
+        // java.util.logging's SEVERE keeps its name in the log (WildFly's own ERRORs are logged through JBoss Logging)
+        assertThat(logged.get(2)).containsAnyOf(" ERROR ", " SEVERE ").doesNotContain(" WARN ").contains("WFLYBATCH000099");
+    }
+
+    /**
      * The console's pages with view parameters log no Faces warning when viewed: their {@code f:metadata} is a direct
      * child of the view (the layout's "metadata" insert), not inside the page's content, where Mojarra logged JSF1103
      * on every view.

@@ -110,7 +110,13 @@ public class ScheduleChaining {
         if (s.isEmpty() || s.get().version() != seen.get().version() || !s.get().enabled()) {
             return new AfterEnd(null, "schedule changed meanwhile: the watchdog stages its next run");
         }
-        Instant runAt = grids.fixedDelayRun(s.get().definition(), schedules.now().plus(s.get().definition().delay()));
+        Instant runAt;
+        try {
+            runAt = grids.fixedDelayRun(s.get().definition(), schedules.now().plus(s.get().definition().delay()));
+        } catch (ScheduleActionRefused e) {
+            // never fail the transaction recording the job's end for it: the watchdog tries again on its next pass
+            return new AfterEnd(null, "refused: " + e.getMessage());
+        }
         Optional<Long> staged = staging.stage(s.get(), OccurrenceStaging.GRID, runAt, 0, p);
         LOG.fine(() -> "Schedule '" + s.get().name() + "': run " + submissionId + " ended; the next is due at " + runAt);
         return staged.map(id -> new AfterEnd(id, "next run due at " + runAt))
@@ -247,14 +253,22 @@ public class ScheduleChaining {
                     + p.partitionKey() + "/" + p.lane() + "); the schedule watchdog stages it");
             return;
         }
-        if (s.definition().isFixedDelay()) {
-            // an expired fixed-delay run ended without running: the next is due a delay after that end, now
-            staging.stage(s, OccurrenceStaging.GRID, grids.fixedDelayRun(s.definition(), now.plus(s.definition().delay())), 0, p);
+        NextOccurrence next;
+        try {
+            if (s.definition().isFixedDelay()) {
+                // an expired fixed-delay run ended without running: the next is due a delay after that end, now
+                staging.stage(s, OccurrenceStaging.GRID, grids.fixedDelayRun(s.definition(), now.plus(s.definition().delay())), 0, p);
+                return;
+            }
+            next = Chain.next(grids.of(s.definition()), previous.runAt(), s.definition().catchUp(), now, previous.overdueSeq(),
+                    p.deadlineMillis() == null ? null : java.time.Duration.ofMillis(p.deadlineMillis()));
+        } catch (IllegalStateException | ScheduleActionRefused e) {
+            // no run time left (a cron that stopped matching, a calendar excluding everything): never fail the
+            // admission that holds this partition for it; the watchdog's pass reports it on the schedule
+            LOG.warning(() -> "Schedule '" + s.name() + "': no next run time (" + e.getMessage() + "); the schedule watchdog tries "
+                    + "again on its next pass");
             return;
         }
-        NextOccurrence next = Chain.next(grids.of(s.definition()), previous.runAt(), s.definition().catchUp(), now,
-                previous.overdueSeq(),
-                p.deadlineMillis() == null ? null : java.time.Duration.ofMillis(p.deadlineMillis()));
         next.cut().ifPresent(cut -> {
             if (cut.why() == NextOccurrence.Cut.Why.PAST_DEADLINE) {
                 LOG.warning(() -> "Schedule '" + s.name() + "': " + cut.skippedText() + " missed runs are skipped, their deadline "
