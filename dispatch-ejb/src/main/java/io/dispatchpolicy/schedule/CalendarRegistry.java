@@ -1,7 +1,6 @@
 package io.dispatchpolicy.schedule;
 
 import io.dispatchpolicy.config.DispatchSettings;
-import io.dispatchpolicy.config.InvalidSettingException;
 import io.dispatchpolicy.domain.schedule.ExclusionCalendar;
 import io.dispatchpolicy.domain.schedule.StoredSchedule;
 import io.dispatchpolicy.spi.Calendar;
@@ -11,11 +10,7 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,7 +38,7 @@ public class CalendarRegistry {
      * Every declared calendar, by name, checked.
      *
      * @throws ScheduleDeclarationException naming the calendar and what is wrong
-     * @throws InvalidSettingException      for a property that names no calendar field
+     * @throws io.dispatchpolicy.config.InvalidSettingException     for a property that names no calendar field
      */
     public Map<String, Declared> declared() {
         Map<String, ExclusionCalendar> code = new LinkedHashMap<>();
@@ -81,11 +76,6 @@ public class CalendarRegistry {
     }
 
     static String hash(ExclusionCalendar c) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(c.text().toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ScheduleRegistry.fingerprint(c.text().toString());
     }
 }

@@ -211,9 +211,13 @@ public class ScheduleRegistry {
     static String hash(ScheduleDefinition d) {
         Map<String, Object> all = new LinkedHashMap<>(d.snapshot());
         all.put("enabled", d.enabled());
+        return fingerprint(JsonCodec.writeNested(all));
+    }
+
+    /** A declaration's fingerprint (schedules, calendars): the watchdog applies a declaration again only when it changes. */
+    static String fingerprint(String canonical) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(JsonCodec.writeNested(all).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

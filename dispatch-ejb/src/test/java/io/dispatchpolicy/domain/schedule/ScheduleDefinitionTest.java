@@ -58,6 +58,10 @@ class ScheduleDefinitionTest {
         assertThat(d.differsInOccurrence(d.afterEnd(java.time.Duration.ofMinutes(11)))).as("the delay is when it runs").isTrue();
         assertThat(ScheduleDefinition.of(d.toSchedule())).as("round trip through the spi").isEqualTo(d);
 
+        assertThat(d.afterEnd(java.time.Duration.ofSeconds(1)).validate().delay()).as("the shortest").hasSeconds(1);
+        assertThat(d.afterEnd(java.time.Duration.ofDays(366)).validate().delay()).as("the longest").hasDays(366);
+        assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ofDays(366).plusSeconds(1)).validate())
+                .hasMessageStartingWith("Schedule 'poll': delay must be 1 second to 366 days");
         assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ZERO).validate())
                 .hasMessage("Schedule 'poll': delay must be 1 second to 366 days after the previous run ended (was 0 s)");
         assertThatThrownBy(() -> d.afterEnd(java.time.Duration.ofDays(367)).validate())
